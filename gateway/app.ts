@@ -1,0 +1,97 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { ApolloServer } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../shared/context.js';
+import type { PlatformServices } from '../shared/services.js';
+import type { SubgraphModule } from '../shared/subgraph.js';
+import { createRestRouter } from '../rest-adapter/router.js';
+import { errorBodyOf, sendError } from '../rest-adapter/errors.js';
+import { restRoutes } from '../rest-adapter/routes/index.js';
+import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
+
+export interface AppParts {
+  services: PlatformServices;
+  graphql: ApolloServer<RequestContext>;
+  apiSchema: GraphQLSchema;
+  modules: SubgraphModule[];
+  resolveBearer: BearerResolver;
+}
+
+export const JSON_BODY_LIMIT = '1mb';
+
+function logRequests(parts: AppParts) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const requestId = requestIdOf(req);
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const entry = { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 100) / 100 };
+      if (res.statusCode >= 500) parts.services.log.error(entry, 'request failed');
+      else parts.services.log.info(entry, 'request');
+    });
+    next();
+  };
+}
+
+/** Body-parser failures become clear 4xx answers; everything else unexpected is masked. */
+function handleErrors(parts: AppParts) {
+  return (error: any, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = String(res.locals.requestId ?? '');
+    if (error?.type === 'entity.too.large') {
+      return sendError(res, { status: 413, code: 'payload_too_large', message: `Request body exceeds ${JSON_BODY_LIMIT}` });
+    }
+    if (error?.type === 'entity.parse.failed') {
+      return sendError(res, { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' });
+    }
+    if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
+      return sendError(res, { status: 415, code: 'unsupported_encoding', message: 'Unsupported body encoding' });
+    }
+    sendError(res, errorBodyOf(error, parts.services.log, requestId));
+  };
+}
+
+export function createApp(parts: AppParts): express.Express {
+  const { services } = parts;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', services.config.trustProxy);
+  app.use(helmet());
+  app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok' } }));
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await services.orm.em.getConnection().execute('select 1');
+      res.json({ data: { status: 'ready' } });
+    } catch {
+      sendError(res, { status: 503, code: 'database_unavailable', message: 'The database does not answer' });
+    }
+  });
+  app.use(logRequests(parts));
+
+  const buildContext = createContextBuilder(services, parts.resolveBearer);
+  app.use(async (req, res, next) => {
+    try {
+      res.locals.context = await buildContext(req, res.locals.requestId);
+      next();
+    } catch (error) {
+      sendError(res, errorBodyOf(error, services.log, res.locals.requestId));
+    }
+  });
+
+  // Routes that need the raw body (signed webhooks) or byte streams come before JSON parsing.
+  const rawRoutes = express.Router();
+  for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);
+  app.use(rawRoutes);
+
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));
+  app.use((req, res) =>
+    sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` }),
+  );
+  app.use(handleErrors(parts));
+  return app;
+}

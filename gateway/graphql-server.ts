@@ -1,0 +1,57 @@
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { RequestContext } from '../shared/context.js';
+import { formatPlatformError } from '../shared/graphql-errors.js';
+import type { PlatformServices } from '../shared/services.js';
+import { InProcessSubgraph } from './local-data-source.js';
+import { RemoteSubgraph } from './remote-data-source.js';
+
+/** Query shape limits: a dashboard query is shallow; anything deeper or wider is refused before planning. */
+const armor = new ApolloArmor({
+  maxDepth: { n: 12 },
+  maxAliases: { n: 20 },
+  maxDirectives: { n: 20 },
+  maxTokens: { n: 4000 },
+  costLimit: { maxCost: 10000 },
+  blockFieldSuggestion: { enabled: false },
+});
+
+export async function createGraphQLServer(
+  services: PlatformServices,
+  schemas: Map<string, GraphQLSchema>,
+  supergraphSdl: string,
+): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema }> {
+  const { config, log } = services;
+  const gateway = new ApolloGateway({
+    supergraphSdl,
+    buildService: ({ name }) => {
+      const url = config.subgraphUrls[name];
+      if (url) return new RemoteSubgraph(url, config.secrets.INTERNAL_SECRET);
+      const schema = schemas.get(name);
+      if (!schema) throw new Error(`Subgraph ${name} is in the supergraph but not in this build`);
+      return new InProcessSubgraph(schema, log);
+    },
+  });
+  let apiSchema: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate((update) => {
+    apiSchema = update.apiSchema;
+  });
+  const protection = armor.protect();
+  const server = new ApolloServer<RequestContext>({
+    gateway,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    plugins: [...(protection.plugins as any[])],
+    validationRules: [...(protection.validationRules as any[])],
+    formatError: (formatted, error) => {
+      const graphQLError =
+        error instanceof GraphQLError ? error : new GraphQLError(formatted.message, { extensions: formatted.extensions });
+      return formatPlatformError(graphQLError, log).toJSON();
+    },
+  });
+  await server.start();
+  if (!apiSchema) throw new Error('The gateway did not load the supergraph');
+  return { server, apiSchema };
+}

@@ -1,0 +1,52 @@
+import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { formatPlatformError } from '../shared/graphql-errors.js';
+import type { RequestContext } from '../shared/context.js';
+import type { Logger } from '../shared/logger.js';
+
+const MAX_CACHED_DOCUMENTS = 2000;
+
+/**
+ * Runs a subgraph in-process. Unlike Apollo's LocalGraphQLDataSource it parses and validates each
+ * distinct query plan fetch once, and it masks errors exactly as a standalone subgraph server does.
+ */
+export class InProcessSubgraph implements GraphQLDataSource<RequestContext> {
+  private readonly documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly log: Logger,
+  ) {}
+
+  async process({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<GatewayGraphQLResponse> {
+    const document = this.document(request.query ?? '');
+    const requestId = context?.requestId;
+    if (!('kind' in document)) {
+      return { errors: document.map((error) => formatPlatformError(error, this.log, requestId).toJSON()) };
+    }
+    const result = await execute({
+      schema: this.schema,
+      document,
+      variableValues: request.variables,
+      operationName: request.operationName,
+      contextValue: context,
+    });
+    if (!result.errors) return { data: result.data as Record<string, unknown> };
+    return {
+      data: result.data as Record<string, unknown> | null,
+      errors: result.errors.map((error) => formatPlatformError(error, this.log, requestId).toJSON()),
+    };
+  }
+
+  private document(query: string): DocumentNode | readonly GraphQLError[] {
+    let cached = this.documents.get(query);
+    if (cached) return cached;
+    const document = parse(query);
+    const errors = validate(this.schema, document);
+    cached = errors.length > 0 ? errors : document;
+    if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.clear();
+    this.documents.set(query, cached);
+    return cached;
+  }
+}

@@ -1,0 +1,52 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from '../shared/config.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { openServices } from '../shared/platform-services.js';
+import type { PlatformServices } from '../shared/services.js';
+import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
+import { createApp } from './app.js';
+import { createGraphQLServer } from './graphql-server.js';
+import { subgraphModules } from './subgraphs.js';
+import { readSupergraph } from './supergraph-file.js';
+
+export interface Platform {
+  url: string;
+  services: PlatformServices;
+  httpServer: Server;
+  close(): Promise<void>;
+}
+
+export async function buildSubgraphSchemas(): Promise<Map<string, GraphQLSchema>> {
+  const entries = await Promise.all(subgraphModules.map(async (module) => [module.name, await module.buildSchema()] as const));
+  return new Map(entries);
+}
+
+/** The whole platform in one process: database, subgraphs, gateway, REST adapter, HTTP server. */
+export async function startPlatform(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Platform> {
+  const opened = await openServices(config, log, subgraphModules);
+  const { services } = opened;
+  const schemas = await buildSubgraphSchemas();
+  const { server: graphql, apiSchema } = await createGraphQLServer(services, schemas, readSupergraph());
+  const app = createApp({ services, graphql, apiSchema, modules: subgraphModules, resolveBearer: resolveBearerCredential });
+  const httpServer = app.listen(config.port, config.host);
+  await once(httpServer, 'listening');
+  httpServer.keepAliveTimeout = 65_000;
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  log.info({ url }, 'platform listening');
+
+  return {
+    url,
+    services,
+    httpServer,
+    async close() {
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await graphql.stop();
+      await opened.close();
+    },
+  };
+}

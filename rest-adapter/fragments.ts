@@ -1,0 +1,24 @@
+import { accountsFragments } from './routes/accounts.fragments.js';
+import { databasesFragments } from './routes/databases.fragments.js';
+
+/** Named selections shared by REST operations, so each record has one field list. */
+const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments };
+
+const SPREAD = /\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** Appends every fragment the document spreads, transitively. */
+export function withFragments(document: string): string {
+  const included = new Set<string>();
+  const pending = [document];
+  while (pending.length > 0) {
+    for (const match of pending.pop()!.matchAll(SPREAD)) {
+      const name = match[1]!;
+      if (name === 'on' || included.has(name)) continue;
+      const fragment = FRAGMENTS[name];
+      if (!fragment) throw new Error(`Unknown fragment ${name}`);
+      included.add(name);
+      pending.push(fragment);
+    }
+  }
+  return [document, ...[...included].map((name) => FRAGMENTS[name])].join('\n');
+}

@@ -1,0 +1,105 @@
+import { Router, type Request, type Response } from 'express';
+import type { ApolloServer } from '@apollo/server';
+import {
+  Kind,
+  parse,
+  typeFromAST,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { RequestContext } from '../shared/context.js';
+import { inputToGraphQL, outputToRest } from './case.js';
+import { errorBodyOf, sendError, type ErrorBody } from './errors.js';
+import { withFragments } from './fragments.js';
+import type { RestRoute, RestRequest } from './route.js';
+
+/** A route with its operation parsed once at start-up. */
+export interface PreparedRoute {
+  route: RestRoute;
+  query: string;
+  operation: OperationDefinitionNode;
+  fragments: Map<string, FragmentDefinitionNode>;
+  variableTypes: Map<string, GraphQLInputType>;
+}
+
+export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedRoute {
+  const query = withFragments(route.document);
+  const document: DocumentNode = parse(query);
+  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (operations.length !== 1) throw new Error(`${route.method} ${route.path}: expected exactly one operation`);
+  const operation = operations[0] as OperationDefinitionNode;
+  const fragments = new Map(
+    document.definitions
+      .filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION)
+      .map((fragment) => [fragment.name.value, fragment]),
+  );
+  const variableTypes = new Map<string, GraphQLInputType>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    const type = typeFromAST(schema, definition.type as any) as GraphQLInputType | undefined;
+    if (!type) throw new Error(`${route.method} ${route.path}: unknown type for $${definition.variable.name.value}`);
+    variableTypes.set(definition.variable.name.value, type);
+  }
+  return { route, query, operation, fragments, variableTypes };
+}
+
+/** REST variables (snake_case) as the operation expects them (camelCase, per input type). */
+export function restVariables(prepared: PreparedRoute, request: RestRequest): Record<string, unknown> {
+  const raw = prepared.route.variables?.(request) ?? {};
+  const variables: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const type = prepared.variableTypes.get(name);
+    variables[name] = type ? inputToGraphQL(value, type) : value;
+  }
+  return variables;
+}
+
+/** The root field's value, renamed to snake_case and shaped by the route. */
+export function restData(prepared: PreparedRoute, data: Record<string, unknown>): unknown {
+  const [root] = prepared.operation.selectionSet.selections;
+  if (!root || root.kind !== Kind.FIELD) return data;
+  const key = root.alias?.value ?? root.name.value;
+  const value = outputToRest(data[key], root.selectionSet, prepared.fragments);
+  return prepared.route.data ? prepared.route.data(value) : value;
+}
+
+function errorOfResult(errors: readonly any[]): ErrorBody {
+  const first = errors[0] ?? {};
+  const extensions = first.extensions ?? {};
+  return {
+    status: typeof extensions.status === 'number' ? extensions.status : 500,
+    code: typeof extensions.code === 'string' ? extensions.code : 'internal_error',
+    message: String(first.message ?? 'Request failed'),
+    details: extensions.details,
+  };
+}
+
+export function createRestRouter(server: ApolloServer<RequestContext>, schema: GraphQLSchema, routes: RestRoute[]): Router {
+  const router = Router();
+  for (const route of routes) {
+    const prepared = prepareRoute(route, schema);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](route.path, async (req: Request, res: Response) => {
+      const context = res.locals.context as RequestContext;
+      try {
+        const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body };
+        const response = await server.executeOperation(
+          { query: prepared.query, variables: restVariables(prepared, request) },
+          { contextValue: context },
+        );
+        if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
+        const { data, errors } = response.body.singleResult;
+        if (errors?.length) return sendError(res, errorOfResult(errors));
+        const status = route.status ?? 200;
+        if (status === 204) return void res.status(204).end();
+        res.status(status).json({ data: restData(prepared, data ?? {}) });
+      } catch (error) {
+        sendError(res, errorBodyOf(error, context.log, context.requestId));
+      }
+    });
+  }
+  return router;
+}

@@ -1,0 +1,6 @@
+import type { RestRoute } from '../route.js';
+import { accountsRoutes } from './accounts.js';
+import { databasesRoutes } from './databases.js';
+
+/** Every REST row of the specification that maps onto GraphQL, one table per area. */
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes];

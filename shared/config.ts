@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
+const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
+type SecretName = (typeof SECRET_NAMES)[number];
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalString.pipe(z.string().url().optional()),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
+  SMTP_URL: optionalString.pipe(z.string().url().optional()),
+  MAIL_FROM: z.string().min(3).default('Agent Commerce <no-reply@localhost>'),
+  REDIS_URL: optionalString.pipe(z.string().url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  JWT_SECRET: optionalString.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
+  INTERNAL_SECRET: optionalString.pipe(z.string().min(32, 'INTERNAL_SECRET must be at least 32 characters').optional()),
+  SECRETS_KEY: optionalString.pipe(
+    z.string().regex(/^[0-9a-f]{64}$/i, 'SECRETS_KEY must be 64 hex characters (32 bytes)').optional(),
+  ),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  TRUST_PROXY: booleanFlag(false),
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  publicUrl: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  redisUrl?: string;
+  logLevel: string;
+  dbPoolMax: number;
+  trustProxy: boolean;
+  secrets: Record<SecretName, string>;
+  /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
+  subgraphUrls: Record<string, string>;
+}
+
+export class ConfigError extends Error {}
+
+function generateSecret(name: SecretName): string {
+  return name === 'SECRETS_KEY' ? randomBytes(32).toString('hex') : randomBytes(48).toString('base64url');
+}
+
+/** Development secrets are generated once and kept in DATA_DIR so tokens survive restarts. */
+function loadDevelopmentSecrets(dataDir: string, provided: Partial<Record<SecretName, string>>) {
+  const file = path.join(dataDir, 'secrets.json');
+  const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  let changed = false;
+  for (const name of SECRET_NAMES) {
+    if (!stored[name]) {
+      stored[name] = generateSecret(name);
+      changed = true;
+    }
+  }
+  if (changed) {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+  }
+  return Object.fromEntries(SECRET_NAMES.map((name) => [name, provided[name] ?? stored[name]!])) as Record<
+    SecretName,
+    string
+  >;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  const provided: Partial<Record<SecretName, string>> = {};
+  for (const name of SECRET_NAMES) if (values[name]) provided[name] = values[name];
+
+  let secrets: Record<SecretName, string>;
+  if (values.NODE_ENV === 'production') {
+    const missing = SECRET_NAMES.filter((name) => !provided[name]);
+    if (missing.length > 0) {
+      throw new ConfigError(`Missing required secrets in production: ${missing.join(', ')}. Set them in the environment.`);
+    }
+    secrets = provided as Record<SecretName, string>;
+  } else {
+    secrets = loadDevelopmentSecrets(dataDir, provided);
+  }
+
+  const subgraphUrls: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    const match = /^SUBGRAPH_([A-Z0-9_]+)_URL$/.exec(key);
+    if (match && value) subgraphUrls[match[1]!.toLowerCase()] = value;
+  }
+
+  return {
+    nodeEnv: values.NODE_ENV,
+    port: values.PORT,
+    host: values.HOST,
+    databaseUrl: values.DATABASE_URL,
+    dataDir,
+    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    redisUrl: values.REDIS_URL,
+    logLevel: values.LOG_LEVEL,
+    dbPoolMax: values.DB_POOL_MAX,
+    trustProxy: values.TRUST_PROXY,
+    secrets,
+    subgraphUrls,
+  };
+}

@@ -1,0 +1,46 @@
+import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
+import { Migrator } from '@mikro-orm/migrations';
+import type { EntityClass, MigrationObject } from '@mikro-orm/core';
+import type { SubgraphModule } from '../subgraph.js';
+
+export interface OrmOptions {
+  url: string;
+  poolMax?: number;
+  debug?: boolean;
+}
+
+export function collectEntities(modules: SubgraphModule[]): EntityClass<any>[] {
+  return modules.flatMap((module) => module.entities);
+}
+
+/** Every subgraph owns its migrations; they run as one ordered list (names start with a timestamp). */
+export function collectMigrations(modules: SubgraphModule[]): MigrationObject[] {
+  return modules.flatMap((module) => module.migrations).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export async function createOrm(modules: SubgraphModule[], options: OrmOptions): Promise<MikroORM> {
+  return MikroORM.init({
+    driver: PostgreSqlDriver,
+    clientUrl: options.url,
+    entities: collectEntities(modules),
+    metadataProvider: ReflectMetadataProvider,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: collectMigrations(modules),
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    forceUtcTimezone: true,
+    pool: { min: 0, max: options.poolMax ?? 20 },
+    allowGlobalContext: false,
+    debug: options.debug ?? false,
+  });
+}
+
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((migration) => migration.name);
+}

@@ -1,0 +1,40 @@
+import { GraphQLError } from 'graphql';
+import { AppError, appErrorExtensions, INTERNAL_ERROR_CODE, isAppErrorExtensions } from './errors.js';
+import type { Logger } from './logger.js';
+
+const FRAMEWORK_CODES: Record<string, { code: string; status: number }> = {
+  GRAPHQL_PARSE_FAILED: { code: 'graphql_parse_failed', status: 400 },
+  GRAPHQL_VALIDATION_FAILED: { code: 'graphql_validation_failed', status: 400 },
+  BAD_USER_INPUT: { code: 'invalid_input', status: 400 },
+  BAD_REQUEST: { code: 'invalid_request', status: 400 },
+  PERSISTED_QUERY_NOT_FOUND: { code: 'persisted_query_not_found', status: 400 },
+  PERSISTED_QUERY_NOT_SUPPORTED: { code: 'persisted_query_not_supported', status: 400 },
+  OPERATION_RESOLUTION_FAILURE: { code: 'invalid_operation', status: 400 },
+};
+
+/**
+ * One rule for every GraphQL error leaving a subgraph or the gateway: our AppErrors keep code and
+ * status, GraphQL's own request errors become 400 with a snake_case code, anything else is logged
+ * with the request id and masked.
+ */
+export function formatPlatformError(error: GraphQLError, log: Logger, requestId?: string): GraphQLError {
+  const original = error.originalError;
+  if (original instanceof AppError) {
+    return new GraphQLError(original.message, { path: error.path, extensions: appErrorExtensions(original) });
+  }
+  if (isAppErrorExtensions(error.extensions)) {
+    const { code, status, details } = error.extensions as Record<string, unknown>;
+    return new GraphQLError(error.message, { path: error.path, extensions: { code, status, ...(details ? { details } : {}) } });
+  }
+  const frameworkCode = typeof error.extensions?.code === 'string' ? FRAMEWORK_CODES[error.extensions.code] : undefined;
+  if (frameworkCode) return new GraphQLError(error.message, { extensions: frameworkCode });
+  if (!original && !error.path) {
+    // A document or variable error raised by graphql-js itself (parse, validation, coercion).
+    return new GraphQLError(error.message, { extensions: { code: 'invalid_input', status: 400 } });
+  }
+  log.error({ requestId, err: original ?? error, path: error.path }, 'internal error');
+  return new GraphQLError('Internal server error', {
+    path: error.path,
+    extensions: { code: INTERNAL_ERROR_CODE, status: 500, ...(requestId ? { requestId } : {}) },
+  });
+}

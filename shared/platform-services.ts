@@ -1,0 +1,50 @@
+import type { Config } from './config.js';
+import { createOrm } from './db/orm.js';
+import { migrateWithLock } from './db/migrate-locked.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import { EventBus } from './events.js';
+import type { Logger } from './logger.js';
+import { createMailer } from './mail.js';
+import { createRateLimiter } from './rate-limit.js';
+import type { PlatformServices } from './services.js';
+import type { SubgraphModule } from './subgraph.js';
+
+export interface OpenedServices {
+  services: PlatformServices;
+  close(): Promise<void>;
+}
+
+/**
+ * Database (embedded unless DATABASE_URL is set, migrated), mailer, rate limiter and event bus:
+ * the same for the whole platform and for one subgraph served alone. Every module's event
+ * subscriptions are registered, so a reaction runs in whichever process publishes the event.
+ */
+export async function openServices(config: Config, log: Logger, modules: SubgraphModule[]): Promise<OpenedServices> {
+  let embedded: EmbeddedDatabase | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres(config.dataDir, log);
+    url = embedded.url;
+  }
+  const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax });
+  const applied = await migrateWithLock(orm, url);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  const services: PlatformServices = {
+    config,
+    orm,
+    log,
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
+    rateLimiter: createRateLimiter(config.redisUrl),
+    events: new EventBus(log),
+  };
+  for (const module of modules) module.subscribe?.(services);
+  return {
+    services,
+    async close() {
+      services.mailer.close();
+      await services.rateLimiter.close();
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}

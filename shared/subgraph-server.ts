@@ -1,0 +1,86 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import helmet from 'helmet';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { GraphQLError } from 'graphql';
+import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from './auth/internal-token.js';
+import { loadConfig, type Config } from './config.js';
+import { createRequestContext, type RequestContext } from './context.js';
+import { unauthorized } from './errors.js';
+import { formatPlatformError } from './graphql-errors.js';
+import { createLogger, type Logger } from './logger.js';
+import { openServices } from './platform-services.js';
+import type { SubgraphModule } from './subgraph.js';
+
+export interface SubgraphServer {
+  url: string;
+  httpServer: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * One subgraph as its own process (split mode). It trusts only the gateway: every request must
+ * carry the gateway's short-lived identity token, signed with INTERNAL_SECRET.
+ */
+export async function serveSubgraph(module: SubgraphModule, config: Config, log: Logger): Promise<SubgraphServer> {
+  const opened = await openServices(config, log, [module]);
+  const { services } = opened;
+  const server = new ApolloServer<RequestContext>({
+    schema: await module.buildSchema(),
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    formatError: (formatted, error) =>
+      formatPlatformError(error instanceof GraphQLError ? error : new GraphQLError(formatted.message), log).toJSON(),
+  });
+  await server.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(helmet());
+  app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok', subgraph: module.name } }));
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    expressMiddleware(server, {
+      context: async ({ req }) => {
+        const token = req.header(INTERNAL_IDENTITY_HEADER);
+        if (!token) throw unauthorized('Subgraphs are reached through the gateway only', 'gateway_token_required');
+        const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token).catch(() => {
+          throw new GraphQLError('Invalid gateway token', { extensions: { code: 'invalid_gateway_token', status: 401, http: { status: 401 } } });
+        });
+        return createRequestContext(services, verified.requestId, verified.identity, req.ip ?? 'unknown');
+      },
+    }),
+  );
+  const httpServer = app.listen(config.port, config.host);
+  await once(httpServer, 'listening');
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `http://${config.host}:${port}/graphql`;
+  log.info({ subgraph: module.name, url }, 'subgraph listening');
+  return {
+    url,
+    httpServer,
+    async close() {
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await server.stop();
+      await opened.close();
+    },
+  };
+}
+
+/** Entry point body shared by every `subgraphs/<name>/server.ts`. */
+export async function runSubgraphProcess(module: SubgraphModule) {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  const server = await serveSubgraph(module, config, log);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

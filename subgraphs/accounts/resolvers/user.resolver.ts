@@ -1,0 +1,29 @@
+import { Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../../../shared/context.js';
+import { requireIdentity } from '../../../shared/context.js';
+import { notFound } from '../../../shared/errors.js';
+import { Organization } from '../entities/organization.js';
+import { UserAccount } from '../entities/user.js';
+import { organizationsById, usersById } from '../loaders.js';
+import { accountSecurity } from '../services/account-security.js';
+import { AccountSecurity } from '../types/results.js';
+
+@Resolver(() => UserAccount)
+export class UserResolver {
+  @Query(() => UserAccount, { description: 'The caller, with their default organization' })
+  async me(@Ctx() context: RequestContext) {
+    const user = await usersById(context).load(requireIdentity(context).userId);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  @Query(() => AccountSecurity)
+  accountSecurity(@Ctx() context: RequestContext) {
+    return accountSecurity(context);
+  }
+
+  @FieldResolver(() => Organization, { nullable: true })
+  defaultOrganization(@Root() user: UserAccount, @Ctx() context: RequestContext) {
+    return organizationsById(context).load(user.defaultOrganizationId);
+  }
+}

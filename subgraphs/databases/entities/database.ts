@@ -1,0 +1,28 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
+import { Field, ID, ObjectType } from 'type-graphql';
+
+@ObjectType('ManagedDatabase', { description: 'A database on a project branch' })
+@Entity({ tableName: 'db_database' })
+export class ManagedDatabase {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Field(() => ID)
+  @Index()
+  @Property({ type: 'uuid' })
+  branchId!: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  ownerName: string = 'owner';
+
+  @Field(() => Date)
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

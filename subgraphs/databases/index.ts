@@ -1,0 +1,16 @@
+import type { SubgraphModule } from '../../shared/subgraph.js';
+import { buildFederatedSchema } from '../../shared/federation.js';
+import { memoize } from '../../shared/memoize.js';
+import { DatabaseBranch } from './entities/branch.js';
+import { ManagedDatabase } from './entities/database.js';
+import { DatabaseProject } from './entities/project.js';
+import { databasesMigrations } from './migrations/index.js';
+import { DatabasesResolver } from './resolvers/databases.resolver.js';
+
+export const databasesSubgraph: SubgraphModule = {
+  name: 'databases',
+  tablePrefix: 'db_',
+  entities: [DatabaseProject, DatabaseBranch, ManagedDatabase],
+  migrations: databasesMigrations,
+  buildSchema: memoize(() => buildFederatedSchema({ resolvers: [DatabasesResolver] })),
+};

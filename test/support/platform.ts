@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../shared/config.js';
+import { startPlatform, type Platform } from '../../gateway/platform.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { Api } from './http.js';
+import { Mailbox } from './mailbox.js';
+
+export interface TestPlatform {
+  api: Api;
+  mailbox: Mailbox;
+  platform: Platform;
+  database: TestDatabase;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The whole platform in-process on a random port, on its own fresh database and data folder. */
+export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-test-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://app.test',
+    DB_POOL_MAX: '10',
+    ...env,
+    DATABASE_URL: database.url,
+  });
+  const platform = await startPlatform(config);
+  return {
+    api: new Api(platform.url),
+    mailbox: new Mailbox(dataDir),
+    platform,
+    database,
+    dataDir,
+    async close() {
+      await platform.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
