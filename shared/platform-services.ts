@@ -16,8 +16,8 @@ export interface OpenedServices {
 
 /**
  * Database (embedded unless DATABASE_URL is set, migrated), mailer, rate limiter and event bus:
- * the same for the whole platform and for one subgraph served alone. Every module's event
- * subscriptions are registered, so a reaction runs in whichever process publishes the event.
+ * the same for the whole platform and for one subgraph served alone. Every given module is
+ * connected (event subscriptions, ports).
  */
 export async function openServices(config: Config, log: Logger, modules: SubgraphModule[]): Promise<OpenedServices> {
   let embedded: EmbeddedDatabase | undefined;
@@ -36,8 +36,9 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
     rateLimiter: createRateLimiter(config.redisUrl),
     events: new EventBus(log),
+    ports: {},
   };
-  for (const module of modules) module.subscribe?.(services);
+  for (const module of modules) module.connect?.(services);
   return {
     services,
     async close() {

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { EventBus } from './events.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail.js';
+import type { PlatformPorts } from './ports.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Process-wide singletons handed to every subgraph: built once at start, closed once at stop. */
@@ -13,4 +14,5 @@ export interface PlatformServices {
   mailer: Mailer;
   rateLimiter: RateLimiter;
   events: EventBus;
+  ports: PlatformPorts;
 }

@@ -1,0 +1,21 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export interface PublisherPayee {
+  publisherId: string;
+  slug: string;
+  /** Payee address for on-chain payments; null when the publisher has none. */
+  walletAddress: string | null;
+  /** CAIP-2 network id, e.g. eip155:84532. */
+  walletNetworkId: string | null;
+}
+
+/**
+ * Questions one domain answers for another without either importing the other: the answering
+ * module fills its port in `connect()`, the asking module treats a missing port as "not available yet".
+ */
+export interface PlatformPorts {
+  /** Marketplace: where a publisher is paid on-chain. */
+  publisherPayee?(em: EntityManager, publisherId: string): Promise<PublisherPayee | null>;
+  /** Billing: whether the user has a stored payment method. */
+  hasPaymentMethod?(em: EntityManager, userId: string): Promise<boolean>;
+}
