@@ -1,0 +1,41 @@
+import autocannon from 'autocannon';
+
+export interface MeasureOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+  /** Fixed number of requests instead of a duration. */
+  amount?: number;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** One autocannon run against a URL on this machine. */
+export async function measure(options: MeasureOptions): Promise<Measurement> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 10,
+    ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}

@@ -1,0 +1,5 @@
+import type { BenchScenario } from '../scenario.js';
+import { authMeScenario } from './auth-me.js';
+
+/** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
+export const scenarios: BenchScenario[] = [authMeScenario];
