@@ -29,7 +29,7 @@ function logRequests(parts: AppParts) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const entry = { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 100) / 100 };
+      const entry = { requestId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 100) / 100 };
       if (res.statusCode >= 500) parts.services.log.error(entry, 'request failed');
       else parts.services.log.info(entry, 'request');
     });

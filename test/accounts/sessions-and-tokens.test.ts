@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SignJWT } from 'jose';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { PASSWORD, registerAgent, signUpVerified } from '../support/accounts.js';
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(() => t.close());
+
+const sql = (text: string, params: unknown[] = []) => t.platform.services.orm.em.getConnection().execute(text, params);
+
+describe('refresh tokens', () => {
+  it('rotate: the new pair works and the old refresh token is spent', async () => {
+    const user = await signUpVerified(t);
+    const refreshed = await t.api.post('/auth/refresh', { refresh_token: user.refreshToken });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.data.refresh_token).not.toBe(user.refreshToken);
+    expect((await t.api.get('/auth/me', { token: refreshed.body.data.access_token })).status).toBe(200);
+  });
+
+  it('a reused refresh token answers 401 and revokes the whole family', async () => {
+    const user = await signUpVerified(t);
+    const first = await t.api.post('/auth/refresh', { refresh_token: user.refreshToken });
+    const reuse = await t.api.post('/auth/refresh', { refresh_token: user.refreshToken });
+    expect(reuse.status).toBe(401);
+    expect(reuse.body.error.code).toBe('refresh_token_reused');
+    // The thief's or the owner's newer token is revoked with the family, and so are its access tokens.
+    const newer = await t.api.post('/auth/refresh', { refresh_token: first.body.data.refresh_token });
+    expect(newer.status).toBe(401);
+    expect((await t.api.get('/auth/me', { token: first.body.data.access_token })).status).toBe(401);
+  });
+
+  it('two refreshes racing with one token: one wins, the family is then revoked', async () => {
+    const user = await signUpVerified(t);
+    const results = await Promise.all([1, 2].map(() => t.api.post('/auth/refresh', { refresh_token: user.refreshToken })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it('answers 401 for a missing, unknown or expired refresh token', async () => {
+    expect((await t.api.post('/auth/refresh', {})).status).toBe(400);
+    expect((await t.api.post('/auth/refresh', { refresh_token: 'nope' })).status).toBe(401);
+    const user = await signUpVerified(t);
+    await sql(`update account_refresh_token set expires_at = now() - interval '1 second' where used_at is null and session_id in (select id from account_session where user_id = ?)`, [user.id]);
+    const expired = await t.api.post('/auth/refresh', { refresh_token: user.refreshToken });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('refresh_token_expired');
+  });
+});
+
+describe('access tokens', () => {
+  it('an expired or forged access token answers 401', async () => {
+    const user = await signUpVerified(t);
+    const secret = new TextEncoder().encode(t.platform.services.config.secrets.JWT_SECRET);
+    const [{ id: sessionId }] = await sql('select id from account_session where user_id = ? limit 1', [user.id]);
+    const expired = await new SignJWT({ sid: sessionId, typ: 'access' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(user.id)
+      .setIssuer('agent-commerce-platform')
+      .setAudience('platform-api')
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(secret);
+    const response = await t.api.get('/auth/me', { token: expired });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('token_expired');
+    const forged = user.accessToken.slice(0, -4) + (user.accessToken.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    expect((await t.api.get('/auth/me', { token: forged })).body.error.code).toBe('invalid_token');
+    expect((await t.api.get('/auth/me', { headers: { authorization: 'Basic abc' } })).body.error.code).toBe(
+      'invalid_authorization_header',
+    );
+    expect((await t.api.get('/auth/me')).status).toBe(401);
+  });
+});
+
+describe('logout and password change', () => {
+  it('logout revokes every session of the user, on every device', async () => {
+    const user = await signUpVerified(t);
+    const second = await t.api.post('/auth/login', { email: user.email, password: PASSWORD });
+    const logout = await t.api.post('/auth/logout', undefined, { token: user.accessToken });
+    expect(logout.status).toBe(200);
+    expect(logout.body.data).toEqual({ logged_out: true, sessions_revoked: 2 });
+    expect((await t.api.get('/auth/me', { token: second.body.data.access_token })).status).toBe(401);
+    expect((await t.api.post('/auth/refresh', { refresh_token: second.body.data.refresh_token })).status).toBe(401);
+    expect((await t.api.post('/auth/logout')).status).toBe(401);
+  });
+
+  it('change-password needs the current password, checks strength, and revokes the refresh sessions', async () => {
+    const user = await signUpVerified(t);
+    const wrong = await t.api.post('/auth/change-password', { current_password: 'not it at all', new_password: 'another fine passphrase' }, { token: user.accessToken });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error.code).toBe('invalid_current_password');
+    const weak = await t.api.post('/auth/change-password', { current_password: PASSWORD, new_password: 'short' }, { token: user.accessToken });
+    expect(weak.body.error.code).toBe('weak_password');
+    const changed = await t.api.post('/auth/change-password', { current_password: PASSWORD, new_password: 'another fine passphrase' }, { token: user.accessToken });
+    expect(changed.status).toBe(200);
+    expect((await t.api.post('/auth/refresh', { refresh_token: user.refreshToken })).status).toBe(401);
+    expect((await t.api.post('/auth/login', { email: user.email, password: PASSWORD })).status).toBe(401);
+    expect((await t.api.post('/auth/login', { email: user.email, password: 'another fine passphrase' })).status).toBe(200);
+  });
+
+  it('change-password answers 403 for an API key and for an account without a password', async () => {
+    const agent = await registerAgent(t, { name: 'no-password' });
+    const withKey = await t.api.post('/auth/change-password', { current_password: 'x', new_password: 'another fine passphrase' }, { token: agent.api_key });
+    expect(withKey.status).toBe(403);
+    // An agent signed in through its verification link has an access token but no password.
+    const email = `agent-${Date.now()}@example.test`;
+    const withEmail = await registerAgent(t, { name: 'mail-agent', email });
+    void withEmail;
+    const token = await t.mailbox.waitForToken(email, 'verify-email');
+    const session = await t.api.post('/auth/verify-email', { token });
+    const noPassword = await t.api.post('/auth/change-password', { current_password: 'x', new_password: 'another fine passphrase' }, { token: session.body.data.access_token });
+    expect(noPassword.status).toBe(403);
+    expect(noPassword.body.error.code).toBe('password_login_not_enabled');
+  });
+});
+
+describe('password reset', () => {
+  it('mails a reset link; the reset sets the password, ends sessions and is single use', async () => {
+    const user = await signUpVerified(t);
+    await t.api.post('/auth/forgot-password', { email: user.email });
+    const token = await t.mailbox.waitForToken(user.email, 'reset-password');
+    const reset = await t.api.post('/auth/reset-password', { token, new_password: 'a brand new passphrase' });
+    expect(reset.status).toBe(200);
+    expect((await t.api.get('/auth/me', { token: user.accessToken })).status).toBe(401);
+    expect((await t.api.post('/auth/login', { email: user.email, password: 'a brand new passphrase' })).status).toBe(200);
+    const again = await t.api.post('/auth/reset-password', { token, new_password: 'yet another passphrase' });
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('token_already_used');
+  });
+
+  it('answers 400 for a malformed or expired token and 404 for an unknown one', async () => {
+    expect((await t.api.post('/auth/reset-password', { token: 'bad', new_password: 'a brand new passphrase' })).status).toBe(400);
+    const unknown = await t.api.post('/auth/reset-password', { token: 'B'.repeat(43), new_password: 'a brand new passphrase' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('token_not_found');
+    const user = await signUpVerified(t);
+    await t.api.post('/auth/forgot-password', { email: user.email });
+    const token = await t.mailbox.waitForToken(user.email, 'reset-password');
+    await sql(`update account_email_token set expires_at = now() - interval '1 second' where purpose = 'reset_password' and user_id = ?`, [user.id]);
+    const expired = await t.api.post('/auth/reset-password', { token, new_password: 'a brand new passphrase' });
+    expect(expired.status).toBe(400);
+    expect(expired.body.error.code).toBe('token_expired');
+  });
+});

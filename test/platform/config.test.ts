@@ -1,0 +1,31 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../shared/config.js';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'acp-config-'));
+
+describe('configuration', () => {
+  it('in production, a missing secret stops the start with a message naming it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(/JWT_SECRET/);
+  });
+
+  it('in development, secrets are generated once and kept in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    const second = loadConfig({ DATA_DIR: dir });
+    expect(first.secrets.JWT_SECRET).toHaveLength(64);
+    expect(second.secrets).toEqual(first.secrets);
+    expect(JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8')).JWT_SECRET).toBe(first.secrets.JWT_SECRET);
+  });
+
+  it('validates values and defaults the rest', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+    const config = loadConfig({ DATA_DIR: dataDir(), PORT: '4321', SUBGRAPH_ACCOUNTS_URL: 'http://127.0.0.1:5001/graphql' });
+    expect(config).toMatchObject({ port: 4321, host: '127.0.0.1', publicUrl: 'http://localhost:4321' });
+    expect(config.subgraphUrls).toEqual({ accounts: 'http://127.0.0.1:5001/graphql' });
+  });
+});
