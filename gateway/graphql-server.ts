@@ -8,9 +8,9 @@ import type { PlatformServices } from '../shared/services.js';
 import { InProcessSubgraph } from './local-data-source.js';
 import { RemoteSubgraph } from './remote-data-source.js';
 
-/** Query shape limits: a dashboard query is shallow; anything deeper or wider is refused before planning. */
+/** Query shape limits, refused before planning. Depth 22 admits the standard introspection query (21) and little more. */
 const armor = new ApolloArmor({
-  maxDepth: { n: 12 },
+  maxDepth: { n: 22, ignoreIntrospection: false },
   maxAliases: { n: 20 },
   maxDirectives: { n: 20 },
   maxTokens: { n: 4000 },

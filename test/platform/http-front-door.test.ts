@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { getIntrospectionQuery } from 'graphql';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 
@@ -61,7 +62,8 @@ describe('GraphQL at /graphql', () => {
     const agent = await registerAgent(t);
     const shallow = await t.api.graphql('{ me { defaultOrganization { id } } }', {}, { token: agent.api_key });
     expect(shallow.body.errors).toBeUndefined();
-    const nested = `{ __schema { types { fields { type ${'{ ofType '.repeat(12)}{ name }${' }'.repeat(12)} } } } }`;
+    expect((await t.api.graphql(getIntrospectionQuery())).body.errors).toBeUndefined();
+    const nested = `{ __schema { types { fields { type ${'{ ofType '.repeat(24)}{ name }${' }'.repeat(24)} } } } }`;
     expect((await t.api.graphql(nested)).body.errors?.[0]?.extensions?.status).toBe(400);
     const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: me { id }`).join(' ')} }`;
     expect((await t.api.graphql(aliases, {}, { token: agent.api_key })).body.errors?.[0]?.extensions?.status).toBe(400);
