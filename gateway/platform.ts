@@ -16,6 +16,8 @@ export interface Platform {
   url: string;
   services: PlatformServices;
   httpServer: Server;
+  /** The public GraphQL schema (what clients and the REST adapter see). */
+  apiSchema: GraphQLSchema;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
     url,
     services,
     httpServer,
+    apiSchema,
     async close() {
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));

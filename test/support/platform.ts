@@ -17,9 +17,12 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-/** The whole platform in-process on a random port, on its own fresh database and data folder. */
-export async function startTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
-  const database = await createTestDatabase();
+/** The whole platform in-process on a random port, on its own fresh database (unless given one) and data folder. */
+export async function startTestPlatform(
+  env: Record<string, string> = {},
+  options: { database?: TestDatabase } = {},
+): Promise<TestPlatform> {
+  const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-test-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -41,7 +44,7 @@ export async function startTestPlatform(env: Record<string, string> = {}): Promi
     dataDir,
     async close() {
       await platform.close();
-      await database.drop();
+      if (!options.database) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

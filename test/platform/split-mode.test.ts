@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { signInternalIdentity } from '../../shared/auth/internal-token.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { registerAgent } from '../support/accounts.js';
+
+const secrets = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  INTERNAL_SECRET: randomBytes(32).toString('hex'),
+  SECRETS_KEY: randomBytes(32).toString('hex'),
+};
+
+/** Runs `node dist/subgraphs/accounts/server.js` as its own process and waits until it listens. */
+function startSubgraphProcess(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['dist/subgraphs/accounts/server.js'], {
+    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'acp-split-')) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`subgraph process exited with ${code}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line);
+      if (entry.msg === 'subgraph listening') resolve({ child, url: entry.url });
+    });
+  });
+}
+
+let inProcess: TestPlatform;
+let split: TestPlatform;
+let subgraph: { child: ChildProcess; url: string };
+
+beforeAll(async () => {
+  inProcess = await startTestPlatform(secrets);
+  subgraph = await startSubgraphProcess(inProcess.database.url);
+  split = await startTestPlatform({ ...secrets, SUBGRAPH_ACCOUNTS_URL: subgraph.url }, { database: inProcess.database });
+});
+afterAll(async () => {
+  subgraph?.child.kill('SIGTERM');
+  await split?.close();
+  await inProcess?.close();
+});
+
+describe('split mode', () => {
+  it('serves the same answers when the accounts subgraph runs as its own process', async () => {
+    const agent = await registerAgent(split, { name: 'split-agent' });
+    const viaSplit = await split.api.get('/auth/me', { token: agent.api_key });
+    const viaInProcess = await inProcess.api.get('/auth/me', { token: agent.api_key });
+    expect(viaSplit.status).toBe(200);
+    expect(viaSplit.body).toEqual(viaInProcess.body);
+    const query = '{ me { id name kind defaultOrganization { id role } } organizations { id personal } }';
+    const graphqlSplit = await split.api.graphql(query, {}, { token: agent.api_key });
+    expect(graphqlSplit.body).toEqual((await inProcess.api.graphql(query, {}, { token: agent.api_key })).body);
+  });
+
+  it('carries error codes across the process boundary', async () => {
+    const response = await split.api.get('/auth/me');
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe('unauthorized');
+  });
+
+  it('the subgraph refuses anyone but the gateway', async () => {
+    const ask = (headers: Record<string, string>) =>
+      fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ me { id } }' }) }).then((r) => r.json() as Promise<any>);
+    expect((await ask({})).errors[0].extensions.code).toBe('gateway_token_required');
+    const forged = await signInternalIdentity('another secret that is long enough to sign', 'r-1', null);
+    expect((await ask({ 'x-internal-identity': forged })).errors[0].extensions.code).toBe('invalid_gateway_token');
+  });
+});
