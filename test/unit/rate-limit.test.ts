@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../shared/rate-limit.js';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function redisAnswers(): Promise<boolean> {
+  const probe = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await probe.connect();
+    return (await probe.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+const limiters: RateLimiter[] = [];
+afterAll(async () => {
+  for (const limiter of limiters) await limiter.close();
+});
+
+async function behavesAsAFixedWindow(limiter: RateLimiter) {
+  const key = `test:${randomUUID()}`;
+  const results = [];
+  for (let i = 0; i < 4; i++) results.push(await limiter.consume(key, 3, 60));
+  expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+  expect(results[3]!.retryAfterSeconds).toBeGreaterThan(0);
+  expect(results[3]!.retryAfterSeconds).toBeLessThanOrEqual(60);
+  expect((await limiter.consume(`test:${randomUUID()}`, 3, 60)).allowed).toBe(true);
+}
+
+describe('rate limiters', () => {
+  it('in memory: allows the limit per window, then says when to retry', async () => {
+    const limiter = createMemoryRateLimiter();
+    limiters.push(limiter);
+    await behavesAsAFixedWindow(limiter);
+  });
+
+  it('in Redis: the same rule, shared by every process using the same Redis', async () => {
+    if (!(await redisAnswers())) {
+      console.warn(`Redis at ${redisUrl} does not answer: Redis rate limiter not exercised`);
+      return;
+    }
+    const first = createRedisRateLimiter(redisUrl);
+    const second = createRedisRateLimiter(redisUrl);
+    limiters.push(first, second);
+    await behavesAsAFixedWindow(first);
+    const key = `test:${randomUUID()}`;
+    expect((await first.consume(key, 1, 60)).allowed).toBe(true);
+    expect((await second.consume(key, 1, 60)).allowed).toBe(false);
+  });
+});
