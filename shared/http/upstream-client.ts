@@ -1,0 +1,114 @@
+import { Readable } from 'node:stream';
+import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import { AppError } from '../errors.js';
+import { assertDestinationAllowed, guardedLookup, type DestinationPolicy } from './ssrf-guard.js';
+
+export interface UpstreamClientOptions {
+  timeoutMs: number;
+  destinations: DestinationPolicy;
+  /** Cap for bodies read into memory (JSON parsing, pay-per-use cost paths). */
+  maxBufferedBytes: number;
+}
+
+export interface UpstreamRequest {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body?: Readable | Buffer | string | null;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one way out to publisher-chosen URLs: an undici Agent (a keep-alive pool per origin) whose
+ * sockets resolve names through the SSRF guard, with connect/headers/body timeouts.
+ */
+export class UpstreamClient {
+  readonly agent: Agent;
+
+  constructor(readonly options: UpstreamClientOptions) {
+    this.agent = new Agent({
+      connect: { timeout: options.timeoutMs, lookup: guardedLookup(options.destinations) as any },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 256,
+    });
+  }
+
+  /** Sends the request; the response body is a stream the caller must consume or destroy. */
+  async send(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    assertDestinationAllowed(request.url, this.options.destinations);
+    try {
+      return await this.agent.request({
+        origin: request.url.origin,
+        path: `${request.url.pathname}${request.url.search}`,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body ?? undefined,
+        signal: request.signal,
+        maxRedirections: 0,
+      } as Dispatcher.RequestOptions);
+    } catch (error) {
+      throw upstreamFailure(error);
+    }
+  }
+
+  /**
+   * For the platform's own calls to publisher URLs (token exchange, tool listing): follows up to
+   * three redirects, each destination checked again, and reads the body up to the cap.
+   */
+  async fetchBuffered(request: UpstreamRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+    let current = request;
+    for (let hop = 0; hop <= 3; hop++) {
+      const response = await this.send(current);
+      const location = response.headers.location;
+      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && hop < 3) {
+        await response.body.dump();
+        current = { ...current, url: new URL(location, current.url), method: response.statusCode === 303 ? 'GET' : current.method };
+        continue;
+      }
+      const body = await readCapped(response.body, this.options.maxBufferedBytes);
+      return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
+    }
+    throw new AppError(502, 'upstream_too_many_redirects', 'The upstream redirected too many times');
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+export async function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new AppError(502, 'upstream_response_too_large', `The upstream response exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Timeouts are 504, the guard’s refusals (AppErrors, raised in lookup) keep their code, other network failures are 502. */
+export function upstreamFailure(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  ) {
+    return new AppError(504, 'upstream_timeout', 'The upstream did not answer in time');
+  }
+  return new AppError(502, 'upstream_unreachable', 'The upstream could not be reached');
+}

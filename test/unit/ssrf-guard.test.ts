@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isBlockedAddress } from '../../shared/http/blocked-addresses.js';
+import { UpstreamClient } from '../../shared/http/upstream-client.js';
+
+describe('blocked addresses', () => {
+  it.each([
+    '127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
+    '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1',
+  ])('refuses %s', (address) => expect(isBlockedAddress(address)).toBe(true));
+
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
+    expect(isBlockedAddress(address)).toBe(false),
+  );
+});
+
+let target: Server;
+let redirector: Server;
+const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+beforeAll(async () => {
+  target = createServer((_req, res) => res.end('reached'));
+  redirector = createServer((_req, res) => res.writeHead(302, { location: `${originOf(target)}/secret` }).end());
+  await Promise.all([target, redirector].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+});
+afterAll(() => Promise.all([target, redirector].map((server) => new Promise((resolve) => server.close(resolve)))));
+
+const client = (allowPrivate: boolean, allowedOrigins: string[] = []) =>
+  new UpstreamClient({ timeoutMs: 2000, maxBufferedBytes: 1024, destinations: { allowPrivate, allowedOrigins: new Set(allowedOrigins) } });
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(() => null, (caught) => caught);
+  return error && { status: error.status, code: error.code };
+}
+
+describe('the upstream client', () => {
+  it.each(['http://127.0.0.1:9/', 'http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]:9/'])(
+    'refuses %s before connecting',
+    async (url) => {
+      const guarded = client(false);
+      expect(await refusal(guarded.send({ url: new URL(url), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_address_blocked' });
+      await guarded.close();
+    },
+  );
+
+  it('refuses a hostname that resolves to loopback, after resolution', async () => {
+    const guarded = client(false);
+    const url = new URL(`http://localhost:${(target.address() as AddressInfo).port}/`);
+    expect(await refusal(guarded.send({ url, method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_address_blocked' });
+    await guarded.close();
+  });
+
+  it('refuses a redirect from an allowed origin to a private one', async () => {
+    const guarded = client(false, [originOf(redirector)]);
+    const request = { url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: {} };
+    expect(await refusal(guarded.fetchBuffered(request))).toEqual({ status: 502, code: 'upstream_address_blocked' });
+    await guarded.close();
+  });
+
+  it('reaches private upstreams only when allowed, and caps buffered bodies', async () => {
+    const open = client(true);
+    const response = await open.fetchBuffered({ url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: {} });
+    expect(response.body.toString()).toBe('reached');
+    await open.close();
+    const tiny = new UpstreamClient({ timeoutMs: 2000, maxBufferedBytes: 3, destinations: { allowPrivate: true, allowedOrigins: new Set() } });
+    expect(await refusal(tiny.fetchBuffered({ url: new URL(originOf(target)), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_response_too_large' });
+    await tiny.close();
+  });
+
+  it('answers 502 for a refused connection and refuses non-http schemes', async () => {
+    const open = client(true);
+    expect(await refusal(open.send({ url: new URL('http://127.0.0.1:9/'), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_unreachable' });
+    expect(await refusal(open.send({ url: new URL('file:///etc/passwd'), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_scheme_not_allowed' });
+    await open.close();
+  });
+});
