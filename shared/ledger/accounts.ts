@@ -65,12 +65,27 @@ export function ensurePrepaidAccount(em: EntityManager, userId: string, publishe
   return ensureAccount(em, { kind: 'prepaid', ownerId: userId, publisherId }, true);
 }
 
-/** One shard of a system account, picked at random; `publisherId` only for publisher payables. */
-export function pickSystemAccount(em: EntityManager, kind: SystemAccountKind, publisherId?: string): Promise<string> {
-  if ((kind === 'publisher_payable') !== Boolean(publisherId)) {
+export interface SystemAccountChoice {
+  /** Only (and always) for publisher payables. */
+  publisherId?: string;
+  /**
+   * Pass the transfer's idempotency key: the shard is then derived from it, so a replay names the
+   * same account and is recognised as the same transfer. Without it the shard is random.
+   */
+  shardKey?: string;
+}
+
+function shardOf(shardKey: string | undefined): number {
+  if (shardKey === undefined) return randomInt(SYSTEM_ACCOUNT_SHARDS);
+  return createHash('sha256').update(shardKey).digest().readUInt32BE(0) % SYSTEM_ACCOUNT_SHARDS;
+}
+
+/** One shard of a system account. */
+export function pickSystemAccount(em: EntityManager, kind: SystemAccountKind, choice: SystemAccountChoice = {}): Promise<string> {
+  if ((kind === 'publisher_payable') !== Boolean(choice.publisherId)) {
     throw new Error(`publisher_payable needs a publisher id, and only it does (${kind})`);
   }
-  return ensureAccount(em, { kind, publisherId, shard: randomInt(SYSTEM_ACCOUNT_SHARDS) }, false);
+  return ensureAccount(em, { kind, publisherId: choice.publisherId, shard: shardOf(choice.shardKey) }, false);
 }
 
 export const walletAccountId = (userId: string) => ledgerAccountId({ kind: 'user_wallet', ownerId: userId });

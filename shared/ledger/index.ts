@@ -11,6 +11,7 @@ export {
   prepaidAccountId,
   walletAccountId,
   type LedgerAccountKind,
+  type SystemAccountChoice,
   type SystemAccountKind,
 } from './accounts.js';
 export {

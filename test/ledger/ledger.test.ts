@@ -74,6 +74,15 @@ describe('transfers', () => {
     expect(await errorOf(transfer(em, { idempotencyKey: key(), debit: wallet, credit: wallet, amount: 5n, kind: 'x' }))).toEqual({ status: 400, code: 'same_account' });
   });
 
+  it('a shard key always names the same shard; without one shards are spread', async () => {
+    const ids = await Promise.all(Array.from({ length: 5 }, () => pickSystemAccount(em, 'platform_revenue', { shardKey: 'call-42' })));
+    expect(new Set(ids).size).toBe(1);
+    const spread = await Promise.all(Array.from({ length: 64 }, () => pickSystemAccount(em, 'platform_revenue')));
+    expect(new Set(spread).size).toBeGreaterThan(4);
+    const payables = await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'x' });
+    expect(payables).not.toBe(await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'x' }));
+  });
+
   it('a system account is the sum of its shards', async () => {
     const before = await getSystemBalance(em, 'card_clearing');
     const wallet = await fundedWallet(0n);
@@ -87,8 +96,8 @@ describe('transfers', () => {
 describe('idempotency', () => {
   it('a replay with the same key returns the first result and moves nothing, even concurrently', async () => {
     const wallet = await fundedWallet(0n);
-    const promotions = await pickSystemAccount(em, 'promotions');
-    const input = { idempotencyKey: key(), debit: promotions, credit: wallet, amount: 700n, kind: 'bonus' };
+    const idempotencyKey = key();
+    const input = { idempotencyKey, debit: await pickSystemAccount(em, 'promotions', { shardKey: idempotencyKey }), credit: wallet, amount: 700n, kind: 'bonus' };
     const results = await Promise.all(Array.from({ length: 8 }, () => transfer(db.em(), input)));
     expect(new Set(results.map((result) => result.id)).size).toBe(1);
     expect(results.filter((result) => !result.replayed)).toHaveLength(1);
