@@ -13,6 +13,12 @@ export const walletRoutes: RestRoute[] = [
     variables: pageQuery,
   },
   {
+    method: 'POST',
+    path: '/wallet/deposit',
+    document: 'mutation($input: CardDepositInput!) { createCardDeposit(input: $input) { id url amountCents } }',
+    variables: input,
+  },
+  {
     method: 'GET',
     path: '/wallet/daily/eligibility',
     document: 'query { dailyClaimEligibility { eligible amount nextClaimAt lastClaimedAt } }',

@@ -3,9 +3,11 @@ import { buildFederatedSchema } from '../../shared/federation.js';
 import { ledgerMigrations } from '../../shared/ledger/index.js';
 import { memoize } from '../../shared/memoize.js';
 import { walletEntities } from './entities/index.js';
+import { stripeWebhookRoute } from './http/stripe-webhook.js';
 import { walletMigrations } from './migrations/index.js';
 import { BalanceResolver } from './resolvers/balance.resolver.js';
 import { ClaimsResolver } from './resolvers/claims.resolver.js';
+import { DepositResolver } from './resolvers/deposit.resolver.js';
 import { RecoveryResolver } from './resolvers/recovery.resolver.js';
 import { ReferralResolver } from './resolvers/referral.resolver.js';
 import { WalletUserResolver } from './resolvers/wallet-user.resolver.js';
@@ -21,12 +23,15 @@ export const walletSubgraph: SubgraphModule = {
   buildSchema: memoize(() =>
     buildFederatedSchema(
       {
-        resolvers: [BalanceResolver, ClaimsResolver, ReferralResolver, RecoveryResolver, WalletUserResolver],
+        resolvers: [BalanceResolver, ClaimsResolver, DepositResolver, ReferralResolver, RecoveryResolver, WalletUserResolver],
         orphanedTypes: [WalletUser],
       },
       { User: (reference: { id: string }) => ({ id: reference.id }) },
     ),
   ),
+  httpRoutes(router, services) {
+    stripeWebhookRoute(router, services);
+  },
   connect(services) {
     services.events.on('account.email_verified', async ({ userId }, em) => {
       await rewardReferral(em, userId, services.config.wallet.referralBonus);

@@ -132,3 +132,15 @@ export class RecoveredAccount {
   @Field(() => String)
   recoveryCode!: string;
 }
+
+@ObjectType({ description: 'A Stripe Checkout Session: send the user to its URL; the wallet is credited when Stripe confirms payment' })
+export class CardCheckout {
+  @Field(() => String)
+  id!: string;
+
+  @Field(() => String)
+  url!: string;
+
+  @Field(() => Int)
+  amountCents!: number;
+}
