@@ -2,7 +2,9 @@ import type { SubgraphModule } from '../../shared/subgraph.js';
 import { buildFederatedSchema } from '../../shared/federation.js';
 import { ledgerMigrations } from '../../shared/ledger/index.js';
 import { memoize } from '../../shared/memoize.js';
+import { x402Migrations } from '../../shared/x402/index.js';
 import { walletEntities } from './entities/index.js';
+import { cryptoDepositRoute } from './http/crypto-deposit.js';
 import { stripeWebhookRoute } from './http/stripe-webhook.js';
 import { walletMigrations } from './migrations/index.js';
 import { BalanceResolver } from './resolvers/balance.resolver.js';
@@ -18,8 +20,8 @@ export const walletSubgraph: SubgraphModule = {
   name: 'wallet',
   tablePrefix: 'wallet_',
   entities: walletEntities,
-  /** The ledger's tables (`ledger_*`, owned by shared/ledger) are created with the wallet's. */
-  migrations: [...ledgerMigrations, ...walletMigrations],
+  /** The ledger's and x402's tables (`ledger_*`, `x402_*`, owned by shared/) are created with the wallet's. */
+  migrations: [...ledgerMigrations, ...x402Migrations, ...walletMigrations],
   buildSchema: memoize(() =>
     buildFederatedSchema(
       {
@@ -31,6 +33,7 @@ export const walletSubgraph: SubgraphModule = {
   ),
   httpRoutes(router, services) {
     stripeWebhookRoute(router, services);
+    cryptoDepositRoute(router, services);
   },
   connect(services) {
     services.events.on('account.email_verified', async ({ userId }, em) => {
