@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { startFakeServer, type FakeServer } from './listen.js';
 
 export interface FakeCheckoutSession {
   id: string;
@@ -22,27 +22,25 @@ export interface FakeCheckoutSession {
 export class FakeStripe {
   readonly sessions = new Map<string, FakeCheckoutSession>();
   readonly authorizations: string[] = [];
-  private server!: Server;
-  url = '';
+  private server!: FakeServer;
+
+  get url() {
+    return this.server.url;
+  }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk) => (body += chunk));
-      req.on('end', () => {
-        this.authorizations.push(String(req.headers.authorization ?? ''));
-        res.setHeader('content-type', 'application/json');
-        if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
-          res.end(JSON.stringify(this.createSession(new URLSearchParams(body))));
-          return;
-        }
-        res.statusCode = 404;
-        res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` } }));
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server = await startFakeServer((req, body, res) => this.answer(req, body, res));
     return this;
+  }
+
+  private answer(req: IncomingMessage, body: string, res: ServerResponse) {
+    this.authorizations.push(String(req.headers.authorization ?? ''));
+    res.setHeader('content-type', 'application/json');
+    if (req.method === 'POST' && req.url === '/v1/checkout/sessions') {
+      return void res.end(JSON.stringify(this.createSession(new URLSearchParams(body))));
+    }
+    res.statusCode = 404;
+    res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` } }));
   }
 
   private createSession(form: URLSearchParams): FakeCheckoutSession {
@@ -82,8 +80,6 @@ export class FakeStripe {
   }
 
   close(): Promise<void> {
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    return closed;
+    return this.server.close();
   }
 }
