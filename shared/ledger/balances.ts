@@ -63,18 +63,27 @@ export async function listPrepaidBalances(em: EntityManager, userId: string): Pr
   return rows.map((row: Record<string, any>) => ({ publisherId: row.publisher_id, balance: balanceFromRow(row) }));
 }
 
-/** Posted movements of one account, newest first. */
+/** Posted movements touching any of the accounts, newest first. */
 export async function listAccountTransfers(
   em: EntityManager,
-  accountId: string,
+  accountIds: string[],
   page: { limit: number; offset: number },
 ): Promise<LedgerTransfer[]> {
+  if (accountIds.length === 0) return [];
+  const ids = `{${accountIds.join(',')}}`;
   const rows = await em.execute(
-    `select * from ledger_transfer where (debit_account_id = ? or credit_account_id = ?) and type in ('transfer', 'post') and amount > 0
+    `select * from ledger_transfer where (debit_account_id = any(?::uuid[]) or credit_account_id = any(?::uuid[]))
+       and type in ('transfer', 'post') and amount > 0
      order by created_at desc, id desc limit ? offset ?`,
-    [accountId, accountId, page.limit, page.offset],
+    [ids, ids, page.limit, page.offset],
   );
   return rows.map((row: Record<string, any>) => transferFromRow(row));
+}
+
+/** Ids of every account a user owns (wallet and prepaid credits). */
+export async function listOwnedAccountIds(em: EntityManager, ownerId: string): Promise<string[]> {
+  const rows = await em.execute('select id from ledger_account where owner_id = ?', [ownerId]);
+  return rows.map((row: Record<string, any>) => row.id as string);
 }
 
 /** Total posted credits of one kind into an account (e.g. referral bonuses earned). */

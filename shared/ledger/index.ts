@@ -19,6 +19,7 @@ export {
   getAccountBalances,
   getSystemBalance,
   listAccountTransfers,
+  listOwnedAccountIds,
   listPrepaidBalances,
   sumCredits,
   type AccountBalance,

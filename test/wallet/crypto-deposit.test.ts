@@ -69,6 +69,8 @@ describe('on-chain deposit (x402)', () => {
     expect(facilitator.calls.slice(calls).map((call) => call.path)).toEqual(['/verify', '/settle']);
     const balance = await t.api.get('/wallet/balance', { token: agent.api_key });
     expect(balance.body.data).toMatchObject({ balance: '0.00', prepaid_credits: [{ publisher_id: publisherId, balance: '1.50' }] });
+    const [movement] = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data;
+    expect(movement).toMatchObject({ type: 'deposit', amount: '1.50', balance_after: '1.50', reference: receipt.transaction, metadata: { method: 'x402', publisher_id: publisherId } });
   });
 
   it('accepts a version 2 PAYMENT-SIGNATURE and answers PAYMENT-RESPONSE', async () => {

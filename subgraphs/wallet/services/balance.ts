@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   getAccountBalance,
   listAccountTransfers,
+  listOwnedAccountIds,
   listPrepaidBalances,
   walletAccountId,
   type LedgerTransfer,
@@ -25,9 +26,9 @@ export async function readWallet(em: EntityManager, userId: string): Promise<Wal
   };
 }
 
-/** A ledger transfer as the wallet owner sees it: signed amount and their own balance after. */
-export function walletTransactionOf(transfer: LedgerTransfer, accountId: string): WalletTransaction {
-  const credit = transfer.creditAccountId === accountId;
+/** A ledger transfer as its owner sees it: signed amount and the balance after on their side. */
+export function walletTransactionOf(transfer: LedgerTransfer, owned: Set<string>): WalletTransaction {
+  const credit = owned.has(transfer.creditAccountId);
   return {
     id: transfer.id,
     type: transfer.kind,
@@ -40,9 +41,10 @@ export function walletTransactionOf(transfer: LedgerTransfer, accountId: string)
   };
 }
 
-/** Newest first; limit 1..100 (default 50). */
+/** Movements of the wallet and of the prepaid credits, newest first; limit 1..100 (default 50). */
 export async function listWalletTransactions(em: EntityManager, userId: string, page: PageInput): Promise<WalletTransaction[]> {
-  const accountId = walletAccountId(userId);
-  const transfers = await listAccountTransfers(em, accountId, pageOf(page));
-  return transfers.map((transfer) => walletTransactionOf(transfer, accountId));
+  const range = pageOf(page);
+  const owned = new Set(await listOwnedAccountIds(em, userId));
+  const transfers = await listAccountTransfers(em, [...owned], range);
+  return transfers.map((transfer) => walletTransactionOf(transfer, owned));
 }
