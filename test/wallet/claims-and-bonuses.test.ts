@@ -86,6 +86,19 @@ describe('daily claim', () => {
   });
 });
 
+describe('GraphQL twins', () => {
+  it('claims answer the same codes through GraphQL (extensions.code and status)', async () => {
+    const unverified = await registerAgent(t);
+    const refused = await t.api.graphql('mutation { claimDaily { amount } }', {}, { token: unverified.api_key });
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'email_verification_required', status: 403 });
+    const agent = await verifiedAgent(t);
+    const paid = await t.api.graphql('mutation { claimSignupBonus { amount balance } }', {}, { token: agent.api_key });
+    expect(paid.body.data.claimSignupBonus).toEqual({ amount: '1.00', balance: '1.00' });
+    const eligibility = await t.api.graphql('{ dailyClaimEligibility { eligible amount } referral { code joined earned } }', {}, { token: agent.api_key });
+    expect(eligibility.body.data).toMatchObject({ dailyClaimEligibility: { eligible: true, amount: '0.10' }, referral: { joined: 0, earned: '0.00' } });
+  });
+});
+
 describe('bonuses', () => {
   it('the signup bonus pays SIGNUP_BONUS_USD once per account', async () => {
     const agent = await verifiedAgent(t);
