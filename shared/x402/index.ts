@@ -4,4 +4,5 @@ export { encodeHeaderJson, paymentRequiredBody, paymentRequiredHeader, requireme
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, VALIDITY_MARGIN_SECONDS, type Authorization, type VerifiedPayment } from './verify.js';
 export { settlePayment, type Settlement, type SettlementOptions } from './settle.js';
 export { markPayment, recordPayment } from './payments.js';
+export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';

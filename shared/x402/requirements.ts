@@ -1,4 +1,5 @@
 import type { X402Network } from './networks.js';
+import type { X402Reason } from './reasons.js';
 
 /** One entry of `accepts` in the x402 version 1 shape (the shape the `x402` package validates). */
 export interface PaymentRequirementsV1 {
@@ -40,12 +41,12 @@ export function requirementsV1(terms: PaymentTerms): PaymentRequirementsV1 {
 }
 
 /** The 402 body for version 1 clients. */
-export function paymentRequiredBody(terms: PaymentTerms, error: string) {
+export function paymentRequiredBody(terms: PaymentTerms, error: X402Reason) {
   return { x402Version: 1, error, accepts: [requirementsV1(terms)] };
 }
 
 /** The base64 PAYMENT-REQUIRED header for version 2 clients (CAIP-2 network, `amount`). */
-export function paymentRequiredHeader(terms: PaymentTerms, error: string): string {
+export function paymentRequiredHeader(terms: PaymentTerms, error: X402Reason): string {
   const v1 = requirementsV1(terms);
   const body = {
     x402Version: 2,

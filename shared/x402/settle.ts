@@ -1,3 +1,4 @@
+import { knownReason } from './reasons.js';
 import { requirementsV1, type PaymentTerms } from './requirements.js';
 import { PaymentRejected, type VerifiedPayment } from './verify.js';
 
@@ -15,7 +16,7 @@ export interface SettlementOptions {
   timeoutMs?: number;
 }
 
-async function callFacilitator(url: string, path: string, body: unknown, timeoutMs: number): Promise<Record<string, any>> {
+async function callFacilitator(url: string, path: '/verify' | '/settle', body: unknown, timeoutMs: number): Promise<Record<string, any>> {
   let response: Response;
   try {
     response = await fetch(`${url.replace(/\/$/, '')}${path}`, {
@@ -25,10 +26,10 @@ async function callFacilitator(url: string, path: string, body: unknown, timeout
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch {
-    throw new PaymentRejected('facilitator_unavailable');
+    throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
   }
   const answer = (await response.json().catch(() => null)) as Record<string, any> | null;
-  if (!answer) throw new PaymentRejected('facilitator_unavailable');
+  if (!answer) throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
   return answer;
 }
 
@@ -40,12 +41,12 @@ export async function settlePayment(payment: VerifiedPayment, terms: PaymentTerm
   if (options.mode === 'verify-only') {
     return { success: true, transaction: '', network: terms.network.name, payer: payment.payer };
   }
-  if (!options.facilitatorUrl) throw new PaymentRejected('settlement_unavailable');
+  if (!options.facilitatorUrl) throw new PaymentRejected('unexpected_settle_error');
   const body = { x402Version: payment.x402Version, paymentPayload: payment.paymentPayload, paymentRequirements: requirementsV1(terms) };
   const timeoutMs = options.timeoutMs ?? 30_000;
   const verified = await callFacilitator(options.facilitatorUrl, '/verify', body, timeoutMs);
-  if (verified.isValid !== true) throw new PaymentRejected(String(verified.invalidReason ?? 'facilitator_rejected'));
+  if (verified.isValid !== true) throw new PaymentRejected(knownReason(verified.invalidReason, 'invalid_payment'));
   const settled = await callFacilitator(options.facilitatorUrl, '/settle', body, timeoutMs);
-  if (settled.success !== true) throw new PaymentRejected(String(settled.errorReason ?? 'settlement_failed'));
+  if (settled.success !== true) throw new PaymentRejected(knownReason(settled.errorReason, 'unexpected_settle_error'));
   return { success: true, transaction: String(settled.transaction ?? ''), network: String(settled.network ?? terms.network.name), payer: payment.payer };
 }

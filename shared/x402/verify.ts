@@ -1,9 +1,10 @@
 import { getAddress, isAddress, verifyTypedData } from 'ethers';
+import type { X402Reason } from './reasons.js';
 import type { PaymentTerms } from './requirements.js';
 
 /** Why a payment was refused; answered in the 402 body's `error`. */
 export class PaymentRejected extends Error {
-  constructor(readonly reason: string) {
+  constructor(readonly reason: X402Reason) {
     super(reason);
   }
 }
@@ -49,7 +50,7 @@ export function decodePaymentHeader(header: string): Record<string, any> {
   } catch {
     // fall through
   }
-  throw new PaymentRejected('invalid_payment_header');
+  throw new PaymentRejected('invalid_payload');
 }
 
 function authorizationOf(payload: Record<string, any>): { authorization: Authorization; signature: string } {
@@ -73,7 +74,7 @@ function authorizationOf(payload: Record<string, any>): { authorization: Authori
  */
 export function verifyExactPayment(payload: Record<string, any>, terms: PaymentTerms, nowSeconds = Math.floor(Date.now() / 1000)): VerifiedPayment {
   const version = payload.x402Version;
-  if (version !== 1 && version !== 2) throw new PaymentRejected('unsupported_x402_version');
+  if (version !== 1 && version !== 2) throw new PaymentRejected('invalid_x402_version');
   const accepted = version === 2 ? payload.accepted ?? {} : payload;
   if (accepted.scheme !== 'exact') throw new PaymentRejected('unsupported_scheme');
   const network = version === 2 ? terms.network.caip2 : terms.network.name;
@@ -81,14 +82,14 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
     throw new PaymentRejected('invalid_network');
   }
   if (version === 2 && accepted.asset && String(accepted.asset).toLowerCase() !== terms.network.asset.toLowerCase()) {
-    throw new PaymentRejected('invalid_asset');
+    throw new PaymentRejected('invalid_payment_requirements');
   }
   const { authorization, signature } = authorizationOf(payload);
-  if (getAddress(authorization.to) !== getAddress(terms.payTo)) throw new PaymentRejected('invalid_payee');
-  if (BigInt(authorization.value) !== terms.amount) throw new PaymentRejected('invalid_amount');
-  if (BigInt(authorization.validAfter) > BigInt(nowSeconds)) throw new PaymentRejected('authorization_not_yet_valid');
+  if (getAddress(authorization.to) !== getAddress(terms.payTo)) throw new PaymentRejected('invalid_exact_evm_payload_recipient_mismatch');
+  if (BigInt(authorization.value) !== terms.amount) throw new PaymentRejected('invalid_exact_evm_payload_authorization_value');
+  if (BigInt(authorization.validAfter) > BigInt(nowSeconds)) throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after');
   if (BigInt(nowSeconds) >= BigInt(authorization.validBefore) - BigInt(VALIDITY_MARGIN_SECONDS)) {
-    throw new PaymentRejected('authorization_expired');
+    throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_before');
   }
   let signer: string;
   try {
@@ -99,9 +100,9 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
       signature,
     );
   } catch {
-    throw new PaymentRejected('invalid_signature');
+    throw new PaymentRejected('invalid_exact_evm_payload_signature');
   }
-  if (getAddress(signer) !== getAddress(authorization.from)) throw new PaymentRejected('invalid_signature');
+  if (getAddress(signer) !== getAddress(authorization.from)) throw new PaymentRejected('invalid_exact_evm_payload_signature');
   return { x402Version: version, payer: getAddress(authorization.from), nonce: authorization.nonce.toLowerCase(), amount: terms.amount, paymentPayload: payload };
 }
 

@@ -35,7 +35,7 @@ describe('on-chain deposit (x402)', () => {
     expect(response.status).toBe(402);
     expect(response.body).toEqual({
       x402Version: 1,
-      error: expect.any(String),
+      error: 'invalid_payment',
       accepts: [
         {
           scheme: 'exact',
@@ -82,10 +82,10 @@ describe('on-chain deposit (x402)', () => {
   });
 
   it.each([
-    ['a wrong amount', { value: 1_000_000n }, 'invalid_amount'],
-    ['a wrong payee', { to: Wallet.createRandom().address }, 'invalid_payee'],
-    ['an expired authorization', { validBefore: Math.floor(Date.now() / 1000) + 3 }, 'authorization_expired'],
-    ['a not yet valid authorization', { validAfter: Math.floor(Date.now() / 1000) + 600 }, 'authorization_not_yet_valid'],
+    ['a wrong amount', { value: 1_000_000n }, 'invalid_exact_evm_payload_authorization_value'],
+    ['a wrong payee', { to: Wallet.createRandom().address }, 'invalid_exact_evm_payload_recipient_mismatch'],
+    ['an expired authorization', { validBefore: Math.floor(Date.now() / 1000) + 3 }, 'invalid_exact_evm_payload_authorization_valid_before'],
+    ['a not yet valid authorization', { validAfter: Math.floor(Date.now() / 1000) + 600 }, 'invalid_exact_evm_payload_authorization_valid_after'],
     ['another network', { network: 'eip155:8453' }, 'invalid_network'],
   ])('refuses %s with 402 and credits nothing', async (_label, overrides, reason) => {
     const agent = await registerAgent(t);
@@ -102,9 +102,9 @@ describe('on-chain deposit (x402)', () => {
     message.payload.authorization.from = Wallet.createRandom().address;
     const forged = Buffer.from(JSON.stringify(message)).toString('base64');
     const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, forged);
-    expect([response.status, response.body.error]).toEqual([402, 'invalid_signature']);
+    expect([response.status, response.body.error]).toEqual([402, 'invalid_exact_evm_payload_signature']);
     const garbage = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, 'not base64 json');
-    expect(garbage.status).toBe(402);
+    expect([garbage.status, garbage.body.error]).toEqual([402, 'invalid_payload']);
   });
 
   it('accepts each (network, payer, nonce) once: a replay, even concurrent, pays nothing more', async () => {
@@ -113,9 +113,9 @@ describe('on-chain deposit (x402)', () => {
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n, nonce: `0x${randomBytes(32).toString('hex')}` });
     const results = await Promise.all([1, 2, 3].map(() => deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header)));
     expect(results.map((result) => result.status).sort()).toEqual([200, 402, 402]);
-    expect(results.find((result) => result.status === 402)!.body.error).toBe('nonce_already_used');
+    expect(results.find((result) => result.status === 402)!.body.error).toBe('duplicate_settlement');
     const again = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
-    expect([again.status, again.body.error]).toEqual([402, 'nonce_already_used']);
+    expect([again.status, again.body.error]).toEqual([402, 'duplicate_settlement']);
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.50' }]);
   });
 

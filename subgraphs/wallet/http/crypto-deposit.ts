@@ -1,10 +1,17 @@
 import express, { type Response, type Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import type { PlatformServices } from '../../../shared/services.js';
-import { encodeHeaderJson, paymentRequiredBody, paymentRequiredHeader, PaymentRejected, type PaymentTerms } from '../../../shared/x402/index.js';
+import {
+  encodeHeaderJson,
+  paymentRequiredBody,
+  paymentRequiredHeader,
+  PaymentRejected,
+  type PaymentTerms,
+  type X402Reason,
+} from '../../../shared/x402/index.js';
 import { acceptCryptoDeposit, cryptoDepositTerms } from '../services/crypto-deposits.js';
 
-function answerPaymentRequired(res: Response, terms: PaymentTerms, error: string) {
+function answerPaymentRequired(res: Response, terms: PaymentTerms, error: X402Reason) {
   res.setHeader('PAYMENT-REQUIRED', paymentRequiredHeader(terms, error));
   res.status(402).json(paymentRequiredBody(terms, error));
 }
@@ -21,7 +28,8 @@ export function cryptoDepositRoute(router: Router, _services: PlatformServices) 
       const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
       terms = await cryptoDepositTerms(context, body);
       const header = req.header('x-payment') ?? req.header('payment-signature');
-      if (!header) return answerPaymentRequired(res, terms, 'X-PAYMENT header is required');
+      // `error` must be one of the x402 package's reasons; a missing payment is `invalid_payment`.
+      if (!header) return answerPaymentRequired(res, terms, 'invalid_payment');
       const result = await acceptCryptoDeposit(context, terms, body.publisher_id, header);
       const receipt = encodeHeaderJson(result.settlement);
       res.setHeader('X-PAYMENT-RESPONSE', receipt);

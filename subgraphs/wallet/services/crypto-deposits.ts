@@ -70,7 +70,7 @@ export async function acceptCryptoDeposit(
   const payment = verifyExactPayment(decodePaymentHeader(header), terms);
   const em = context.em as EntityManager;
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
-    throw new PaymentRejected('nonce_already_used');
+    throw new PaymentRejected('duplicate_settlement');
   }
   let settlement: Settlement;
   try {
