@@ -39,7 +39,8 @@ async function callFacilitator(url: string, path: '/verify' | '/settle', body: u
  */
 export async function settlePayment(payment: VerifiedPayment, terms: PaymentTerms, options: SettlementOptions): Promise<Settlement> {
   if (options.mode === 'verify-only') {
-    return { success: true, transaction: '', network: terms.network.name, payer: payment.payer };
+    const network = payment.x402Version === 2 ? terms.network.caip2 : terms.network.name;
+    return { success: true, transaction: '', network, payer: payment.payer };
   }
   if (!options.facilitatorUrl) throw new PaymentRejected('unexpected_settle_error');
   const body = { x402Version: payment.x402Version, paymentPayload: payment.paymentPayload, paymentRequirements: requirementsV1(terms) };

@@ -141,6 +141,10 @@ describe('on-chain deposit (x402)', () => {
       const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n });
       const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, header);
       expect(response.status).toBe(200);
+      expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'base-sepolia' });
+      const v2 = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, version: 2 });
+      const answered = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, v2, 'PAYMENT-SIGNATURE');
+      expect(decode(answered.headers.get('payment-response')).network).toBe('eip155:84532');
       expect(facilitator.calls.length).toBe(calls);
     } finally {
       t.platform.services.config.x402 = x402;
