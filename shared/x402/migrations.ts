@@ -1,0 +1,26 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration } from '@mikro-orm/migrations';
+
+/** Every x402 authorization accepted, keyed by (network, payer, nonce) so each is accepted once. */
+export class Migration20261121155301_x402_payments extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create table "x402_payment" (
+      "network" text not null,
+      "payer" text not null,
+      "nonce" text not null,
+      "amount" bigint not null,
+      "pay_to" text not null,
+      "resource" text not null,
+      "status" text not null,
+      "transaction" text null,
+      "created_at" timestamptz not null,
+      "settled_at" timestamptz null,
+      primary key ("network", "payer", "nonce"),
+      constraint "x402_payment_status_check" check ("status" in ('verified', 'settled', 'failed'))
+    )`);
+  }
+}
+
+export const x402Migrations: MigrationObject[] = [
+  { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
+];

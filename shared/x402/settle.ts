@@ -1,0 +1,53 @@
+import { knownReason } from './reasons.js';
+import { requirementsV1, type PaymentTerms } from './requirements.js';
+import { PaymentRejected, type VerifiedPayment } from './verify.js';
+
+export interface Settlement {
+  success: true;
+  /** On-chain transaction hash; empty in verify-only mode. */
+  transaction: string;
+  network: string;
+  payer: string;
+}
+
+export interface SettlementOptions {
+  mode: 'facilitator' | 'verify-only';
+  facilitatorUrl?: string;
+  timeoutMs?: number;
+}
+
+async function callFacilitator(url: string, path: '/verify' | '/settle', body: unknown, timeoutMs: number): Promise<Record<string, any>> {
+  let response: Response;
+  try {
+    response = await fetch(`${url.replace(/\/$/, '')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch {
+    throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
+  }
+  const answer = (await response.json().catch(() => null)) as Record<string, any> | null;
+  if (!answer) throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
+  return answer;
+}
+
+/**
+ * Settles a verified payment through the facilitator (`/verify` then `/settle`), or accepts the
+ * verified signature alone with X402_SETTLEMENT=verify-only (testnets, development).
+ */
+export async function settlePayment(payment: VerifiedPayment, terms: PaymentTerms, options: SettlementOptions): Promise<Settlement> {
+  if (options.mode === 'verify-only') {
+    const network = payment.x402Version === 2 ? terms.network.caip2 : terms.network.name;
+    return { success: true, transaction: '', network, payer: payment.payer };
+  }
+  if (!options.facilitatorUrl) throw new PaymentRejected('unexpected_settle_error');
+  const body = { x402Version: payment.x402Version, paymentPayload: payment.paymentPayload, paymentRequirements: requirementsV1(terms) };
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const verified = await callFacilitator(options.facilitatorUrl, '/verify', body, timeoutMs);
+  if (verified.isValid !== true) throw new PaymentRejected(knownReason(verified.invalidReason, 'invalid_payment'));
+  const settled = await callFacilitator(options.facilitatorUrl, '/settle', body, timeoutMs);
+  if (settled.success !== true) throw new PaymentRejected(knownReason(settled.errorReason, 'unexpected_settle_error'));
+  return { success: true, transaction: String(settled.transaction ?? ''), network: String(settled.network ?? terms.network.name), payer: payment.payer };
+}

@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type Stripe from 'stripe';
+import type { RequestContext } from '../../../shared/context.js';
+import { requireVerifiedEmail } from '../../../shared/context.js';
+import { AppError, badRequest } from '../../../shared/errors.js';
+import { ensureWalletAccount, pickSystemAccount, transfer, type LedgerTransfer } from '../../../shared/ledger/index.js';
+import { isUuid } from '../../../shared/ids.js';
+import { centsToMicros } from '../../../shared/money.js';
+import { stripeClient } from './stripe-client.js';
+
+export const MIN_DEPOSIT_CENTS = 100;
+export const MAX_DEPOSIT_CENTS = 10_000;
+const PURPOSE = 'wallet_deposit';
+
+const cardPaymentsUnavailable = () => new AppError(503, 'card_payments_unavailable', 'Card payments are not configured');
+
+/** Starts a Stripe Checkout Session; the wallet is credited only when Stripe's signed webhook says it was paid. */
+export async function createCardDeposit(context: RequestContext, amountCents: number) {
+  const identity = requireVerifiedEmail(context);
+  if (!Number.isInteger(amountCents) || amountCents < MIN_DEPOSIT_CENTS || amountCents > MAX_DEPOSIT_CENTS) {
+    throw badRequest('invalid_amount', `amount_cents must be a whole number from ${MIN_DEPOSIT_CENTS} to ${MAX_DEPOSIT_CENTS}`);
+  }
+  const stripe = stripeClient(context.services.config);
+  if (!stripe) throw cardPaymentsUnavailable();
+  const base = context.services.config.publicUrl;
+  const session = await stripe.checkout.sessions.create({
+    mode: 'payment',
+    line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: amountCents, product_data: { name: 'Wallet deposit' } } }],
+    client_reference_id: identity.userId,
+    customer_email: identity.email ?? undefined,
+    metadata: { purpose: PURPOSE, user_id: identity.userId, amount_cents: String(amountCents) },
+    success_url: `${base}/wallet?deposit=success&session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/wallet?deposit=cancelled`,
+  });
+  if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
+  return { id: session.id, url: session.url, amountCents };
+}
+
+const PAID_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+
+/**
+ * Credits a paid wallet deposit exactly once per checkout session: the idempotency key is the
+ * session id, so a second delivery, or `completed` and `async_payment_succeeded` in any order, pay once.
+ */
+export async function creditCheckoutSession(em: EntityManager, event: Stripe.Event): Promise<LedgerTransfer | null> {
+  if (!PAID_EVENTS.has(event.type)) return null;
+  const session = event.data.object as Stripe.Checkout.Session;
+  if (session.metadata?.purpose !== PURPOSE || session.payment_status !== 'paid') return null;
+  const userId = session.metadata.user_id;
+  if (!userId || !isUuid(userId) || !Number.isInteger(session.amount_total) || session.amount_total! <= 0) return null;
+  const idempotencyKey = `stripe-checkout:${session.id}`;
+  return transfer(em, {
+    idempotencyKey,
+    debit: await pickSystemAccount(em, 'card_clearing', { shardKey: idempotencyKey }),
+    credit: await ensureWalletAccount(em, userId),
+    amount: centsToMicros(session.amount_total!),
+    kind: 'deposit',
+    reference: session.id,
+    metadata: { method: 'card', checkout_session_id: session.id, stripe_event_id: event.id },
+  });
+}

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import type { BaseWallet } from 'ethers';
+import { findNetwork, transferWithAuthorizationTypes } from '../../shared/x402/index.js';
+
+export interface SignOptions {
+  to: string;
+  value: bigint;
+  network?: string;
+  validAfter?: number;
+  validBefore?: number;
+  nonce?: string;
+  version?: 1 | 2;
+}
+
+/** What an x402 client sends: a base64 JSON EIP-3009 transferWithAuthorization signed with EIP-712. */
+export async function signPaymentHeader(wallet: BaseWallet, options: SignOptions): Promise<string> {
+  const network = findNetwork(options.network ?? 'eip155:84532')!;
+  const now = Math.floor(Date.now() / 1000);
+  const authorization = {
+    from: wallet.address,
+    to: options.to,
+    value: options.value.toString(),
+    validAfter: String(options.validAfter ?? now - 60),
+    validBefore: String(options.validBefore ?? now + 300),
+    nonce: options.nonce ?? `0x${randomBytes(32).toString('hex')}`,
+  };
+  const signature = await wallet.signTypedData(
+    { ...network.eip712, chainId: network.chainId, verifyingContract: network.asset },
+    transferWithAuthorizationTypes,
+    authorization,
+  );
+  const payload = { signature, authorization };
+  const message =
+    options.version === 2
+      ? { x402Version: 2, accepted: { scheme: 'exact', network: network.caip2, asset: network.asset, payTo: options.to, amount: authorization.value }, payload }
+      : { x402Version: 1, scheme: 'exact', network: network.name, payload };
+  return Buffer.from(JSON.stringify(message)).toString('base64');
+}

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Wallet } from 'ethers';
+import { registerAgent } from '../support/accounts.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+import { signPaymentHeader } from '../support/x402.js';
+import { FakeFacilitator } from '../fakes/facilitator.js';
+
+const PLATFORM_PAY_TO = Wallet.createRandom().address;
+const payer = Wallet.createRandom();
+let t: TestPlatform;
+let facilitator: FakeFacilitator;
+
+beforeAll(async () => {
+  facilitator = await new FakeFacilitator().start();
+  t = await startTestPlatform({ X402_PAY_TO: PLATFORM_PAY_TO, X402_NETWORK: 'eip155:84532', X402_FACILITATOR_URL: facilitator.url });
+});
+afterAll(async () => {
+  await t?.close();
+  await facilitator?.close();
+});
+checkLedgerAfterEach(() => t);
+
+const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
+
+function deposit(token: string, body: Record<string, unknown>, paymentHeader?: string, headerName = 'X-PAYMENT') {
+  return t.api.post('/wallet/deposit/crypto', body, { token, headers: paymentHeader ? { [headerName]: paymentHeader } : {} });
+}
+
+describe('on-chain deposit (x402)', () => {
+  it('without a payment header answers 402 with v1 requirements in the body and v2 in PAYMENT-REQUIRED', async () => {
+    const agent = await registerAgent(t);
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() });
+    expect(response.status).toBe(402);
+    expect(response.body).toEqual({
+      x402Version: 1,
+      error: 'invalid_payment',
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base-sepolia',
+          maxAmountRequired: '1500000',
+          resource: 'http://app.test/wallet/deposit/crypto',
+          description: expect.any(String),
+          mimeType: 'application/json',
+          payTo: PLATFORM_PAY_TO,
+          maxTimeoutSeconds: 300,
+          asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+          extra: { name: 'USDC', version: '2' },
+        },
+      ],
+    });
+    const v2 = decode(response.headers.get('payment-required'));
+    expect(v2).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '1500000', payTo: PLATFORM_PAY_TO }] });
+  });
+
+  it('a valid signed payment is settled through the facilitator and credits the prepaid balance with that publisher', async () => {
+    const agent = await registerAgent(t);
+    const publisherId = randomUUID();
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n });
+    const calls = facilitator.calls.length;
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, header);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ amount: '1.50', publisher_id: publisherId, prepaid_balance: '1.50', payer: payer.address, network: 'eip155:84532' });
+    const receipt = decode(response.headers.get('x-payment-response'));
+    expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: payer.address });
+    expect(decode(response.headers.get('payment-response'))).toEqual(receipt);
+    expect(facilitator.calls.slice(calls).map((call) => call.path)).toEqual(['/verify', '/settle']);
+    const balance = await t.api.get('/wallet/balance', { token: agent.api_key });
+    expect(balance.body.data).toMatchObject({ balance: '0.00', prepaid_credits: [{ publisher_id: publisherId, balance: '1.50' }] });
+    const [movement] = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data;
+    expect(movement).toMatchObject({ type: 'deposit', amount: '1.50', balance_after: '1.50', reference: receipt.transaction, metadata: { method: 'x402', publisher_id: publisherId } });
+  });
+
+  it('accepts a version 2 PAYMENT-SIGNATURE and answers PAYMENT-RESPONSE', async () => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 250_000n, version: 2 });
+    const response = await deposit(agent.api_key, { amount: '0.25', publisher_id: randomUUID() }, header, 'PAYMENT-SIGNATURE');
+    expect(response.status).toBe(200);
+    expect(decode(response.headers.get('payment-response')).success).toBe(true);
+  });
+
+  it.each([
+    ['a wrong amount', { value: 1_000_000n }, 'invalid_exact_evm_payload_authorization_value'],
+    ['a wrong payee', { to: Wallet.createRandom().address }, 'invalid_exact_evm_payload_recipient_mismatch'],
+    ['an expired authorization', { validBefore: Math.floor(Date.now() / 1000) + 3 }, 'invalid_exact_evm_payload_authorization_valid_before'],
+    ['a not yet valid authorization', { validAfter: Math.floor(Date.now() / 1000) + 600 }, 'invalid_exact_evm_payload_authorization_valid_after'],
+    ['another network', { network: 'eip155:8453' }, 'invalid_network'],
+  ])('refuses %s with 402 and credits nothing', async (_label, overrides, reason) => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n, ...overrides });
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, header);
+    expect([response.status, response.body.error]).toEqual([402, reason]);
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
+  });
+
+  it('refuses a signature that is not the payer\'s', async () => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n });
+    const message = decode(header);
+    message.payload.authorization.from = Wallet.createRandom().address;
+    const forged = Buffer.from(JSON.stringify(message)).toString('base64');
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, forged);
+    expect([response.status, response.body.error]).toEqual([402, 'invalid_exact_evm_payload_signature']);
+    const garbage = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, 'not base64 json');
+    expect([garbage.status, garbage.body.error]).toEqual([402, 'invalid_payload']);
+  });
+
+  it('accepts each (network, payer, nonce) once: a replay, even concurrent, pays nothing more', async () => {
+    const agent = await registerAgent(t);
+    const publisherId = randomUUID();
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n, nonce: `0x${randomBytes(32).toString('hex')}` });
+    const results = await Promise.all([1, 2, 3].map(() => deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header)));
+    expect(results.map((result) => result.status).sort()).toEqual([200, 402, 402]);
+    expect(results.find((result) => result.status === 402)!.body.error).toBe('duplicate_settlement');
+    const again = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
+    expect([again.status, again.body.error]).toEqual([402, 'duplicate_settlement']);
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.50' }]);
+  });
+
+  it('a refused settlement credits nothing', async () => {
+    const agent = await registerAgent(t);
+    facilitator.refuseSettlement = true;
+    try {
+      const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n });
+      const response = await deposit(agent.api_key, { amount: '0.50', publisher_id: randomUUID() }, header);
+      expect([response.status, response.body.error]).toEqual([402, 'insufficient_funds']);
+    } finally {
+      facilitator.refuseSettlement = false;
+    }
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
+  });
+
+  it('in verify-only mode a verified signature is enough (no facilitator call)', async () => {
+    const agent = await registerAgent(t);
+    const x402 = t.platform.services.config.x402;
+    t.platform.services.config.x402 = { ...x402, settlement: 'verify-only' };
+    try {
+      const calls = facilitator.calls.length;
+      const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n });
+      const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, header);
+      expect(response.status).toBe(200);
+      expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'base-sepolia' });
+      const v2 = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, version: 2 });
+      const answered = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, v2, 'PAYMENT-SIGNATURE');
+      expect(decode(answered.headers.get('payment-response')).network).toBe('eip155:84532');
+      expect(facilitator.calls.length).toBe(calls);
+    } finally {
+      t.platform.services.config.x402 = x402;
+    }
+  });
+
+  it('pays the publisher\'s own wallet when it has one; an unknown publisher is 404', async () => {
+    const agent = await registerAgent(t);
+    const publisherWallet = Wallet.createRandom().address;
+    const publisherId = randomUUID();
+    const ports = t.platform.services.ports;
+    ports.publisherPayee = async (_em, id) =>
+      id === publisherId ? { publisherId, slug: 'pub', walletAddress: publisherWallet, walletNetworkId: 'eip155:84532' } : null;
+    try {
+      const required = await deposit(agent.api_key, { amount: '1.00', publisher_id: publisherId });
+      expect(required.body.accepts[0].payTo).toBe(publisherWallet);
+      const header = await signPaymentHeader(payer, { to: publisherWallet, value: 1_000_000n });
+      expect((await deposit(agent.api_key, { amount: '1.00', publisher_id: publisherId }, header)).status).toBe(200);
+      const unknown = await deposit(agent.api_key, { amount: '1.00', publisher_id: randomUUID() });
+      expect([unknown.status, unknown.body.error.code]).toEqual([404, 'publisher_not_found']);
+    } finally {
+      delete ports.publisherPayee;
+    }
+  });
+
+  it.each([
+    [{ amount: '1e3', publisher_id: randomUUID() }, 'invalid_amount'],
+    [{ amount: '-1', publisher_id: randomUUID() }, 'invalid_amount'],
+    [{ amount: '0.0000001', publisher_id: randomUUID() }, 'invalid_amount'],
+    [{ amount: '1.00', publisher_id: 'nope' }, 'invalid_publisher_id'],
+  ])('refuses bad input %p with 400', async (body, code) => {
+    const agent = await registerAgent(t);
+    const response = await deposit(agent.api_key, body);
+    expect([response.status, response.body.error.code]).toEqual([400, code]);
+  });
+
+  it('needs a Bearer', async () => {
+    expect((await t.api.post('/wallet/deposit/crypto', { amount: '1.00', publisher_id: randomUUID() })).status).toBe(401);
+  });
+});
