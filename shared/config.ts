@@ -36,6 +36,12 @@ const envSchema = z.object({
   ),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   TRUST_PROXY: booleanFlag(false),
+  // --- payments & marketplace (issue 4; the wallet work may add the same names) ---
+  STRIPE_SECRET_KEY: optionalString,
+  X402_NETWORK: z.string().min(1).default('base-sepolia'),
+  X402_ASSET: optionalString,
+  SEED_CATALOGUE: booleanFlag(true),
+  // --- end payments & marketplace ---
 });
 
 export interface Config {
@@ -52,6 +58,15 @@ export interface Config {
   dbPoolMax: number;
   trustProxy: boolean;
   secrets: Record<SecretName, string>;
+  // --- payments & marketplace (issue 4) ---
+  stripeSecretKey?: string;
+  /** x402 network name (v1 style), e.g. base-sepolia. */
+  x402Network: string;
+  /** Token contract of the x402 asset; USDC of the network when unset. */
+  x402Asset?: string;
+  /** Load the starter catalogue at start when the marketplace is empty (development only). */
+  seedCatalogue: boolean;
+  // --- end payments & marketplace ---
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -126,5 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY,
     secrets,
     subgraphUrls,
+    stripeSecretKey: values.STRIPE_SECRET_KEY,
+    x402Network: values.X402_NETWORK,
+    x402Asset: values.X402_ASSET,
+    seedCatalogue: values.SEED_CATALOGUE,
   };
 }
