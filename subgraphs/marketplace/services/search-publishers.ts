@@ -25,19 +25,20 @@ export async function searchPublisherIds(
   filters: SearchFilters,
   page: { limit: number; offset: number },
 ): Promise<RankedId[]> {
-  const params: unknown[] = [search];
+  // MikroORM's execute takes `?` placeholders, bound in order.
+  const params: unknown[] = [search, search];
   let where = 'p.is_active';
   if (filters.category) {
     params.push(filters.category);
-    where += ` and p.publisher_category = $${params.length}`;
+    where += ' and p.publisher_category = ?';
   }
   if (filters.isVerified !== undefined && filters.isVerified !== null) {
     params.push(filters.isVerified);
-    where += ` and p.is_verified = $${params.length}`;
+    where += ' and p.is_verified = ?';
   }
   params.push(page.limit, page.offset);
   const rows = await em.getConnection().execute<{ id: string; relevance: number }[]>(
-    `with q as (select websearch_to_tsquery('english', $1) as tsq, lower($1) as raw),
+    `with q as (select websearch_to_tsquery('english', ?) as tsq, lower(?) as raw),
      scored as (
        select p.id, p.is_verified, p.total_queries, p.name,
          greatest(
@@ -49,7 +50,7 @@ export async function searchPublisherIds(
      )
      select id, relevance::float8 as relevance from scored
      order by relevance desc, is_verified desc, total_queries desc, name asc
-     limit $${params.length - 1} offset $${params.length}`,
+     limit ? offset ?`,
     params,
   );
   return rows.map((row) => ({ id: row.id, relevance: Number(row.relevance) }));
