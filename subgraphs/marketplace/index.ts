@@ -3,6 +3,7 @@ import { buildFederatedSchema } from '../../shared/federation.js';
 import { memoize } from '../../shared/memoize.js';
 import { marketplaceEntities } from './entities/index.js';
 import { OrganizationRef } from './entities/organization-stub.js';
+import { logoRoutes } from './logo-routes.js';
 import { publishersById } from './loaders.js';
 import { marketplaceMigrations } from './migrations/index.js';
 import { EstimateResolver } from './resolvers/estimate.resolver.js';
@@ -24,6 +25,9 @@ export const marketplaceSubgraph: SubgraphModule = {
       },
     ),
   ),
+  httpRoutes(router) {
+    logoRoutes(router);
+  },
   connect(services) {
     services.ports.publisherPayee = publisherPayee;
   },
