@@ -10,6 +10,7 @@ import { EstimateResolver } from './resolvers/estimate.resolver.js';
 import { OrganizationPublishersResolver } from './resolvers/organization.resolver.js';
 import { PublisherResolver } from './resolvers/publisher.resolver.js';
 import { publisherPayee } from './services/publisher-payee.js';
+import { seedCatalogue } from './seed/seed-catalogue.js';
 
 export const marketplaceSubgraph: SubgraphModule = {
   name: 'marketplace',
@@ -30,5 +31,11 @@ export const marketplaceSubgraph: SubgraphModule = {
   },
   connect(services) {
     services.ports.publisherPayee = publisherPayee;
+    if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
+      // A fresh development start shows a living marketplace; runs once, only on an empty catalogue.
+      seedCatalogue(services, { onlyWhenEmpty: true })
+        .then((added) => added.length > 0 && services.log.info({ added: added.length }, 'catalogue seeded'))
+        .catch((err) => services.log.error({ err }, 'catalogue seeding failed'));
+    }
   },
 };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent, signUpVerified, type SignedInUser } from '../support/accounts.js';
 import { createPublisher, publisherBody, uniqueSlug } from '../support/publishers.js';
+import { loadPublisherForCall } from '../../subgraphs/marketplace/services/load-publisher-for-call.js';
 
 let t: TestPlatform;
 let owner: SignedInUser;
@@ -144,5 +145,18 @@ describe('managing a publisher', () => {
       publisherId: record.id, slug: record.slug, walletAddress: '0x1111111111111111111111111111111111111111', walletNetworkId: 'eip155:84532',
     });
     expect(await t.platform.services.ports.publisherPayee!(em as any, 'not-a-uuid')).toBeNull();
+  });
+
+  it('gives the proxy the record, endpoints, pricing and decrypted upstream secrets', async () => {
+    const record = await createPublisher(t, owner.accessToken, { token_exchange_credentials: { client_id: 'abc', client_secret: 'shh' } });
+    const { services } = t.platform;
+    const loaded = await loadPublisherForCall(services, services.orm.em.fork() as any, record.slug);
+    expect(loaded.publisher.id).toBe(record.id);
+    expect(loaded.endpoints?.map((e) => e.path)).toEqual(['/v1/quotes/{symbol}', '/v1/markets', '/v1/batch']);
+    expect(loaded.pricing[0]!.pricePerCall).toBe(1000n);
+    expect(loaded.secrets).toEqual({ upstreamApiKey: 'sk_upstream_secret_123', tokenExchangeCredentials: { client_id: 'abc', client_secret: 'shh' } });
+    const cleared = await t.api.patch(`/publishers/${record.slug}`, { upstream_api_key: null }, { token: owner.accessToken });
+    expect(cleared.status).toBe(200);
+    expect((await loadPublisherForCall(services, services.orm.em.fork() as any, record.slug)).secrets.upstreamApiKey).toBeNull();
   });
 });

@@ -39,22 +39,30 @@ function sealSecrets(services: PlatformServices, publisher: Publisher, input: Pu
   }
 }
 
+/** Validates and stores a new publisher with its endpoints, pricing and sealed secrets (inside a transaction). */
+export async function insertPublisher(
+  em: EntityManager,
+  services: PlatformServices,
+  organizationId: string,
+  input: PublisherInput,
+): Promise<Publisher> {
+  const publisher = new Publisher();
+  publisher.organizationId = organizationId;
+  applyPublisherFields(publisher, input, true);
+  sealSecrets(services, publisher, input);
+  const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
+  publisher.hasEndpoints = endpoints !== null;
+  const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...buildPricing(publisher.id, input.pricing ?? [])];
+  if (await em.count(Publisher, { slug: publisher.slug })) throw slugTaken();
+  em.persist([publisher, ...rows]);
+  await em.flush();
+  return publisher;
+}
+
 /** POST /publishers: a new publisher owned by the caller's organization. */
 export async function createPublisher(context: RequestContext, input: PublisherInput): Promise<Publisher> {
   const identity = requireIdentity(context);
-  return save(context.em, async (em) => {
-    const publisher = new Publisher();
-    publisher.organizationId = identity.organizationId;
-    applyPublisherFields(publisher, input, true);
-    sealSecrets(context.services, publisher, input);
-    const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
-    publisher.hasEndpoints = endpoints !== null;
-    const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...buildPricing(publisher.id, input.pricing ?? [])];
-    if (await em.count(Publisher, { slug: publisher.slug })) throw slugTaken();
-    em.persist([publisher, ...rows]);
-    await em.flush();
-    return publisher;
-  });
+  return save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
 }
 
 /** PATCH /publishers/{slug}: changes the named fields; endpoints and pricing are replaced when given. */
