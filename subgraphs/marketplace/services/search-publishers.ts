@@ -12,12 +12,10 @@ export interface RankedId {
   relevance: number;
 }
 
-/** Below this trigram word similarity a non-matching publisher is not a hit. */
-const SIMILARITY_FLOOR = 0.45;
-
 /**
  * Active publishers matching `search` by full-text (search_vector: name, resource, capabilities,
- * use cases, categories, description) or by trigram similarity (typos), most relevant first.
+ * use cases, categories, description) or by trigram word similarity (typos; `<%` uses
+ * pg_trgm.word_similarity_threshold, 0.6 by default), most relevant first. Both branches use GIN indexes.
  */
 export async function searchPublisherIds(
   em: EntityManager,
@@ -46,7 +44,7 @@ export async function searchPublisherIds(
            case when p.search_vector @@ q.tsq then 0.6 + 0.4 * ts_rank_cd(p.search_vector, q.tsq, 32) else 0 end
          ) as relevance
        from market_publisher p, q
-       where ${where} and (p.search_vector @@ q.tsq or word_similarity(q.raw, p.search_text) >= ${SIMILARITY_FLOOR})
+       where ${where} and (p.search_vector @@ q.tsq or q.raw <% p.search_text)
      )
      select id, relevance::float8 as relevance from scored
      order by relevance desc, is_verified desc, total_queries desc, name asc

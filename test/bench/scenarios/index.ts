@@ -1,5 +1,6 @@
 import type { BenchScenario } from '../scenario.js';
 import { authMeScenario } from './auth-me.js';
+import { publishersScenario } from './publishers.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [authMeScenario];
+export const scenarios: BenchScenario[] = [authMeScenario, publishersScenario];
