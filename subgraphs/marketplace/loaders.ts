@@ -1,48 +1,37 @@
 import DataLoader from 'dataloader';
+import type { EntityClass, FilterQuery, QueryOrderMap } from '@mikro-orm/core';
 import { loader, type RequestContext } from '../../shared/context.js';
 import { PublisherEndpoint } from './entities/endpoint.js';
 import { PublisherPricing } from './entities/pricing.js';
 import { Publisher } from './entities/publisher.js';
 
-function groupBy<T>(rows: T[], keys: readonly string[], keyOf: (row: T) => string): T[][] {
-  const groups = new Map<string, T[]>(keys.map((key) => [key, []]));
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((key) => groups.get(key)!);
+/** One query for the rows of every key asked for in this request, grouped by `key` (e.g. publisherId). */
+function groupedLoader<T extends object, K extends keyof T & string>(
+  context: RequestContext,
+  name: string,
+  entity: EntityClass<T>,
+  key: K,
+  options: { where?: FilterQuery<T>; orderBy: QueryOrderMap<T> },
+) {
+  return loader(context, `marketplace.${name}`, () =>
+    new DataLoader<string, T[]>(async (ids) => {
+      const where = { ...(options.where as object), [key]: { $in: [...ids] } } as FilterQuery<T>;
+      const rows = (await context.em.find(entity, where as any, { orderBy: options.orderBy as any })) as T[];
+      const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
+      for (const row of rows) groups.get(String(row[key]))?.push(row);
+      return ids.map((id) => groups.get(id)!);
+    }),
+  );
 }
 
-/** One query for the endpoints of every publisher on a page. */
 export const endpointsByPublisher = (context: RequestContext) =>
-  loader(context, 'marketplace.endpointsByPublisher', () =>
-    new DataLoader<string, PublisherEndpoint[]>(async (ids) =>
-      groupBy(
-        await context.em.find(PublisherEndpoint, { publisherId: { $in: [...ids] } }, { orderBy: { publisherId: 'asc', position: 'asc' } }),
-        ids,
-        (row) => row.publisherId,
-      ),
-    ),
-  );
+  groupedLoader(context, 'endpointsByPublisher', PublisherEndpoint, 'publisherId', { orderBy: { publisherId: 'asc', position: 'asc' } });
 
 export const pricingByPublisher = (context: RequestContext) =>
-  loader(context, 'marketplace.pricingByPublisher', () =>
-    new DataLoader<string, PublisherPricing[]>(async (ids) =>
-      groupBy(
-        await context.em.find(PublisherPricing, { publisherId: { $in: [...ids] } }, { orderBy: { publisherId: 'asc', assetSymbol: 'asc' } }),
-        ids,
-        (row) => row.publisherId,
-      ),
-    ),
-  );
+  groupedLoader(context, 'pricingByPublisher', PublisherPricing, 'publisherId', { orderBy: { publisherId: 'asc', assetSymbol: 'asc' } });
 
 export const activePublishersByOrganization = (context: RequestContext) =>
-  loader(context, 'marketplace.publishersByOrganization', () =>
-    new DataLoader<string, Publisher[]>(async (ids) =>
-      groupBy(
-        await context.em.find(Publisher, { organizationId: { $in: [...ids] }, isActive: true }, { orderBy: { createdAt: 'asc' } }),
-        ids,
-        (row) => row.organizationId,
-      ),
-    ),
-  );
+  groupedLoader(context, 'publishersByOrganization', Publisher, 'organizationId', { where: { isActive: true }, orderBy: { createdAt: 'asc' } });
 
 export const publishersById = (context: RequestContext) =>
   loader(context, 'marketplace.publishersById', () =>
