@@ -29,13 +29,12 @@ export const marketplaceSubgraph: SubgraphModule = {
   httpRoutes(router) {
     logoRoutes(router);
   },
-  connect(services) {
+  async connect(services) {
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
-      // A fresh development start shows a living marketplace; runs once, only on an empty catalogue.
-      seedCatalogue(services, { onlyWhenEmpty: true })
-        .then((added) => added.length > 0 && services.log.info({ added: added.length }, 'catalogue seeded'))
-        .catch((err) => services.log.error({ err }, 'catalogue seeding failed'));
+      // A fresh development start shows a living marketplace; only an empty catalogue is seeded.
+      const added = await seedCatalogue(services, { onlyWhenEmpty: true });
+      if (added.length > 0) services.log.info({ added: added.length }, 'catalogue seeded');
     }
   },
 };

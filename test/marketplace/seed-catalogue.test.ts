@@ -42,3 +42,16 @@ describe('the starter catalogue', () => {
     expect(pricing.some((row: any) => row.price_per_delete === '0.00')).toBe(true);
   });
 });
+
+describe('seeding at start', () => {
+  it('loads the catalogue when a development platform starts on an empty marketplace, unless SEED_CATALOGUE=false', async () => {
+    const seeded = await startTestPlatform({ NODE_ENV: 'development', SEED_CATALOGUE: 'true' });
+    const plain = await startTestPlatform({ NODE_ENV: 'development' });
+    try {
+      expect((await seeded.api.get('/publishers')).body.data).toHaveLength(readCatalogue().length);
+      expect((await plain.api.get('/publishers')).body.data).toEqual([]);
+    } finally {
+      await Promise.all([seeded.close(), plain.close()]);
+    }
+  });
+});

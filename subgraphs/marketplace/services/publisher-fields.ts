@@ -3,11 +3,10 @@ import { BILLING_MODELS, ENDPOINT_POLICIES, PUBLISHER_CATEGORIES, PUBLISHER_TYPE
 import type { Publisher } from '../entities/publisher.js';
 import type { PublisherInput } from '../types/inputs.js';
 import { MICRO, parseMicros } from './decimal.js';
+import { RESERVED_SLUGS } from './reserved-paths.js';
 import { given, httpUrl, nonNegativeInt, oneOf, optionalHttpUrl, requiredText, textList, uuidOrNull } from './validate.js';
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-/** Paths under /publishers/ that are routes of their own, not publishers. */
-const RESERVED_SLUGS = new Set(['suggest', 'estimate', 'logo', 'search']);
 
 export function validSlug(value: string | null | undefined): string {
   const slug = value?.trim() ?? '';
