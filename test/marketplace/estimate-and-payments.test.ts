@@ -51,6 +51,9 @@ describe('estimating a call', () => {
     const missing = await t.api.post('/publishers/nobody-here/estimate', { publisher_id: quotes.id, query: 'q' });
     expect(missing.status).toBe(404);
     expect((await t.api.post(`/publishers/${quotes.slug}/estimate`, { query: 'q' })).status).toBe(400);
+    const method = await estimate(quotes, { method: 'TRACE' });
+    expect(method.status).toBe(400);
+    expect(method.body.error.code).toBe('invalid_method');
   });
 });
 

@@ -71,6 +71,12 @@ describe('creating a publisher', () => {
     expect(again.body.error.code).toBe('slug_taken');
   });
 
+  it('lets exactly one of racing creations of one slug through', async () => {
+    const slug = uniqueSlug('race');
+    const results = await Promise.all([1, 2, 3].map(() => t.api.post('/publishers', publisherBody({ slug }), { token: owner.accessToken })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
   it.each([
     ['a bad slug', { slug: 'Bad Slug!' }, 'invalid_slug'],
     ['a reserved slug', { slug: 'suggest' }, 'invalid_slug'],
@@ -102,6 +108,13 @@ describe('managing a publisher', () => {
     expect(response.body.data).toMatchObject({ description: 'Changed', name: 'Quote Stream' });
     expect(response.body.data.endpoints.map((e: any) => e.path)).toEqual(['/v1/watch/{id}']);
     expect(response.body.data.pricing[0]).toMatchObject({ price_per_delete: '0.30', price_per_call: null, base_price_per_1000_rows: '1.00' });
+  });
+
+  it('refuses renaming to a slug another publisher uses with 409', async () => {
+    const [first, second] = [await createPublisher(t, owner.accessToken), await createPublisher(t, owner.accessToken)];
+    const response = await t.api.patch(`/publishers/${second.slug}`, { slug: first.slug }, { token: owner.accessToken });
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('slug_taken');
   });
 
   it('refuses another organization with 403 and an unknown slug with 404', async () => {

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
-import { USD_ASSET_ID } from '../entities/constants.js';
+import { HTTP_METHODS, USD_ASSET_ID } from '../entities/constants.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
 import type { EstimateInput } from '../types/inputs.js';
@@ -8,6 +8,7 @@ import { formatMicros } from './decimal.js';
 import { findActivePublisher } from './find-publisher.js';
 import { matchEndpoint } from './match-endpoint.js';
 import { priceCall, type PricingTerms } from './pricing.js';
+import { oneOf } from './validate.js';
 
 export interface Estimate {
   estimatedCost: string;
@@ -24,7 +25,7 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   const publisher = await findActivePublisher(context.em, slug);
   if (input.publisherId !== publisher.id) throw badRequest('publisher_mismatch', 'publisher_id does not match the publisher of this path');
   if (input.rows != null && (!Number.isInteger(input.rows) || input.rows < 0)) throw badRequest('invalid_rows', 'rows must be 0 or more');
-  const method = (input.method ?? (publisher.publisherCategory === 'database' ? 'POST' : 'GET')).toUpperCase();
+  const method = oneOf((input.method ?? (publisher.publisherCategory === 'database' ? 'POST' : 'GET')).toUpperCase(), HTTP_METHODS, 'method');
   const pricingRows = await context.em.find(PublisherPricing, { publisherId: publisher.id });
   const pricing = pricingRows.find((row) => row.assetId === USD_ASSET_ID) ?? pricingRows[0] ?? FREE;
   const endpoints = input.path ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }) : [];
