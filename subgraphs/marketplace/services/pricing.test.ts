@@ -94,6 +94,14 @@ describe('priceCall', () => {
     expect(total(priceCall(pricing, null, { method: 'POST', rows: 0 }, 0n))).toBe('0.00');
   });
 
+  it('never charges more than reserve_max_charge, the parts still adding up', () => {
+    const pricing = terms({ pricingModel: 'per_row', basePricePer1000Rows: usd('0.01'), markupMultiplier: usd('1.1'), reserveMaxCharge: usd('0.2') });
+    const price = priceCall(pricing, null, { method: 'POST', rows: 25_000 }, usd('2'));
+    expect(price.total).toBe(usd('0.2'));
+    expect(price.base + price.markup + price.fee).toBe(usd('0.2'));
+    expect(priceCall(pricing, null, { method: 'POST', rows: 1000 }, 0n).total).toBe(usd('0.011'));
+  });
+
   it('a call with no price at all costs nothing (unless a minimum applies)', () => {
     expect(priceCall(terms(), null, { method: 'GET' }, usd('5')).total).toBe(0n);
   });

@@ -68,7 +68,8 @@ export function applyCharges(amount: bigint, pricing: PricingTerms, gatewayFeePe
 /**
  * What one call costs: the endpoint's own price first, else price_per_<method>, else (compute)
  * price_per_execution, else price_per_call; per_row pricing uses base_price_per_1000_rows on the
- * row count. The proxy charges with this same function.
+ * row count. Never above reserve_max_charge (what a reserve/settle call can hold). The proxy charges
+ * with this same function.
  */
 export function priceCall(
   pricing: PricingTerms,
@@ -76,7 +77,7 @@ export function priceCall(
   call: CallShape,
   gatewayFeePercent: bigint,
 ): CallPrice {
-  return applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent);
+  return capAt(applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent), pricing.reserveMaxCharge);
 }
 
 /**
