@@ -13,9 +13,11 @@ export class Migration20261121155400_marketplace_search extends Migration {
         setweight(to_tsvector('english', market_text_list(use_cases)), 'B') ||
         setweight(to_tsvector('english', coalesce(description, '') || ' ' || coalesce(resource_description, '')), 'C')
       ) stored`);
+    // Typo matching covers the short, distinctive fields; descriptions are in the full-text vector only
+    // (trigram word similarity costs grow with the text, and small tables are scanned, not indexed).
     this.addSql(`alter table market_publisher add column search_text text generated always as (lower(
         name || ' ' || resource_name || ' ' || market_text_list(capabilities) || ' ' || market_text_list(categories) || ' ' ||
-        publisher_category || ' ' || market_text_list(use_cases) || ' ' || description || ' ' || resource_description
+        publisher_category || ' ' || market_text_list(use_cases)
       )) stored`);
     this.addSql('create index market_publisher_search_vector_index on market_publisher using gin (search_vector)');
     this.addSql('create index market_publisher_search_text_trgm_index on market_publisher using gin (search_text gin_trgm_ops)');
