@@ -38,7 +38,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     events: new EventBus(log),
     ports: {},
   };
-  for (const module of modules) module.connect?.(services);
+  for (const module of modules) await module.connect?.(services);
   return {
     services,
     async close() {

@@ -19,6 +19,9 @@ export interface SubgraphModule {
   buildSchema(): Promise<GraphQLSchema>;
   /** Raw HTTP routes that cannot be GraphQL (webhooks, byte streams), mounted on the front door. */
   httpRoutes?(router: Router, services: PlatformServices): void;
-  /** Connects to other domains at start: subscribes to their events, fills the ports it answers. */
-  connect?(services: PlatformServices): void;
+  /**
+   * Connects to other domains at start: subscribes to their events, fills the ports it answers;
+   * may finish start-up work (e.g. seeding) before the platform listens.
+   */
+  connect?(services: PlatformServices): void | Promise<void>;
 }

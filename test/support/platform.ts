@@ -32,6 +32,7 @@ export async function startTestPlatform(
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://app.test',
     DB_POOL_MAX: '10',
+    SEED_CATALOGUE: 'false',
     ...env,
     DATABASE_URL: database.url,
   });

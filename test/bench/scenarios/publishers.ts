@@ -1,0 +1,37 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { readCatalogue, CATALOGUE_ORGANIZATION_ID } from '../../../subgraphs/marketplace/seed/seed-catalogue.js';
+import { insertPublisher } from '../../../subgraphs/marketplace/services/manage-publishers.js';
+import type { BenchScenario } from '../scenario.js';
+
+const PUBLISHERS = 1000;
+
+/** GET /publishers with search over 1,000 publishers (catalogue records, renamed), each with endpoints and pricing. */
+export const publishersScenario: BenchScenario = {
+  name: 'publishers',
+  async run({ url, services, measure }) {
+    const templates = readCatalogue();
+    const em = services.orm.em.fork() as EntityManager;
+    await em.transactional(async (tx) => {
+      for (let index = 0; index < PUBLISHERS; index++) {
+        const template = templates[index % templates.length]!;
+        const input = { ...template, slug: `${template.slug}-${index}`, name: `${template.name} ${index}` };
+        await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, input);
+        if (index % 100 === 99) tx.clear();
+      }
+    });
+    // As autovacuum would after a bulk load: the planner needs statistics to choose the GIN indexes.
+    await em.getConnection().execute('analyze market_publisher');
+    const cases = [
+      ['GET /publishers?search=embeddings (limit 50)', '/publishers?search=embeddings'],
+      ['GET /publishers?search=embedings (typo, limit 50)', '/publishers?search=embedings'],
+      ['GET /publishers?search=stock%20quotes&limit=10', '/publishers?search=stock%20quotes&limit=10'],
+      ['GET /publishers (no search, limit 50)', '/publishers'],
+    ] as const;
+    await measure({ url: `${url}${cases[0][1]}`, amount: 200 });
+    const rows = [];
+    for (const [label, path] of cases) {
+      rows.push({ scenario: 'publishers', case: label, measurement: await measure({ url: `${url}${path}`, connections: 10, durationSeconds: 5 }) });
+    }
+    return rows;
+  },
+};
