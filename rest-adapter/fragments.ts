@@ -1,8 +1,9 @@
 import { accountsFragments } from './routes/accounts.fragments.js';
 import { databasesFragments } from './routes/databases.fragments.js';
+import { walletFragments } from './routes/wallet.fragments.js';
 
 /** Named selections shared by REST operations, so each record has one field list. */
-const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments };
+const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments };
 
 const SPREAD = /\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 

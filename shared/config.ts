@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseMoney } from './money.js';
 
 /** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
 const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
@@ -36,6 +37,17 @@ const envSchema = z.object({
   ),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   TRUST_PROXY: booleanFlag(false),
+  DAILY_CLAIM_USD: z.string().default('0.10'),
+  SIGNUP_BONUS_USD: z.string().default('1.00'),
+  PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
+  REFERRAL_BONUS_USD: z.string().default('1.00'),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_API_URL: optionalString.pipe(z.string().url().optional()),
+  X402_PAY_TO: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'X402_PAY_TO must be an EVM address').optional()),
+  X402_NETWORK: z.string().min(1).default('eip155:84532'),
+  X402_FACILITATOR_URL: optionalString.pipe(z.string().url().optional()),
+  X402_SETTLEMENT: z.enum(['facilitator', 'verify-only']).default('facilitator'),
 });
 
 export interface Config {
@@ -52,6 +64,10 @@ export interface Config {
   dbPoolMax: number;
   trustProxy: boolean;
   secrets: Record<SecretName, string>;
+  /** Wallet amounts in micro-dollars. */
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
+  stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
+  x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only' };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -81,6 +97,14 @@ function loadDevelopmentSecrets(dataDir: string, provided: Partial<Record<Secret
     SecretName,
     string
   >;
+}
+
+function configMoney(value: string, name: string): bigint {
+  try {
+    return parseMoney(value, name);
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  ${name}: must be a decimal amount such as 0.10`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -125,6 +149,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolMax: values.DB_POOL_MAX,
     trustProxy: values.TRUST_PROXY,
     secrets,
+    wallet: {
+      dailyClaim: configMoney(values.DAILY_CLAIM_USD, 'DAILY_CLAIM_USD'),
+      signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
+      paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
+      referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),
+    },
+    stripe: { secretKey: values.STRIPE_SECRET_KEY, webhookSecret: values.STRIPE_WEBHOOK_SECRET, apiUrl: values.STRIPE_API_URL },
+    x402: {
+      payTo: values.X402_PAY_TO,
+      network: values.X402_NETWORK,
+      facilitatorUrl: values.X402_FACILITATOR_URL,
+      settlement: values.X402_SETTLEMENT,
+    },
     subgraphUrls,
   };
 }

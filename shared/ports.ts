@@ -18,4 +18,6 @@ export interface PlatformPorts {
   publisherPayee?(em: EntityManager, publisherId: string): Promise<PublisherPayee | null>;
   /** Billing: whether the user has a stored payment method. */
   hasPaymentMethod?(em: EntityManager, userId: string): Promise<boolean>;
+  /** Accounts: revokes the user's API keys and issues a new one (wallet recovery); the secret is returned once. */
+  rotateApiKey?(em: EntityManager, userId: string): Promise<{ apiKey: string } | null>;
 }

@@ -1,6 +1,7 @@
 import type { RestRoute } from '../route.js';
 import { accountsRoutes } from './accounts.js';
 import { databasesRoutes } from './databases.js';
+import { walletRoutes } from './wallet.js';
 
 /** Every REST row of the specification that maps onto GraphQL, one table per area. */
-export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes];
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes];

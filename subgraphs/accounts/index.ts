@@ -10,6 +10,7 @@ import { AuthResolver } from './resolvers/auth.resolver.js';
 import { NotificationResolver } from './resolvers/notification.resolver.js';
 import { OrganizationResolver } from './resolvers/organization.resolver.js';
 import { UserResolver } from './resolvers/user.resolver.js';
+import { rotateApiKey } from './services/api-key-rotation.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -25,4 +26,7 @@ export const accountsSubgraph: SubgraphModule = {
       },
     ),
   ),
+  connect(services) {
+    services.ports.rotateApiKey = rotateApiKey;
+  },
 };

@@ -1,0 +1,14 @@
+import { AppError, badRequest, conflict, notFound } from '../errors.js';
+
+export const insufficientBalance = () => new AppError(402, 'insufficient_balance', 'The balance does not cover this amount');
+export const idempotencyConflict = () =>
+  conflict('idempotency_conflict', 'This idempotency key was already used for a different transfer');
+export const pendingTransferClosed = () => conflict('pending_transfer_closed', 'This reserve was already posted or voided');
+export const pendingTransferNotFound = () => notFound('Pending transfer');
+export const amountExceedsReserve = () => badRequest('amount_exceeds_reserve', 'The posted amount is larger than the reserve');
+
+const codeOf = (error: any): string | undefined => error?.code ?? error?.cause?.code;
+
+export const isUniqueViolation = (error: unknown) => codeOf(error) === '23505';
+/** Deadlocks and serialization failures: the whole statement rolled back, so it can run again. */
+export const isRetryable = (error: unknown) => codeOf(error) === '40P01' || codeOf(error) === '40001';

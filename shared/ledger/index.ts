@@ -1,0 +1,40 @@
+/**
+ * The platform's money API (see README.md beside this file). Every movement is a transfer
+ * between two ledger accounts, with an idempotency key; amounts are bigint micro-dollars.
+ */
+export {
+  SYSTEM_ACCOUNT_SHARDS,
+  ensurePrepaidAccount,
+  ensureWalletAccount,
+  ledgerAccountId,
+  pickSystemAccount,
+  prepaidAccountId,
+  walletAccountId,
+  type LedgerAccountKind,
+  type SystemAccountChoice,
+  type SystemAccountKind,
+} from './accounts.js';
+export {
+  getAccountBalance,
+  getAccountBalances,
+  getSystemBalance,
+  listAccountTransfers,
+  listPrepaidBalances,
+  sumCredits,
+  type AccountBalance,
+  type PrepaidBalance,
+} from './balances.js';
+export { insufficientBalance } from './errors.js';
+export { checkLedger, type LedgerCheck } from './invariant.js';
+export { ledgerMigrations } from './migrations.js';
+export type { LedgerTransfer, TransferState, TransferType } from './transfer-record.js';
+export {
+  findTransfer,
+  getTransfer,
+  postPending,
+  reserve,
+  transfer,
+  voidPending,
+  type SettleInput,
+  type TransferInput,
+} from './transfers.js';

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../../shared/context.js';
+import { requireIdentity } from '../../../shared/context.js';
+import { randomUppercaseCode } from '../../../shared/crypto.js';
+import { badRequest, conflict, notFound } from '../../../shared/errors.js';
+import { sumCredits, walletAccountId } from '../../../shared/ledger/index.js';
+import { formatMoney } from '../../../shared/money.js';
+import { Referral } from '../entities/referral.js';
+import { ReferralCode } from '../entities/referral-code.js';
+import type { ReferralApplied, ReferralSummary } from '../types/results.js';
+import { creditFromPromotions } from './credits.js';
+
+const CODE_LENGTH = 8;
+const CODE_FORMAT = /^[A-Z0-9]{4,32}$/;
+
+/** The caller's code, created on first use (a clash with another code retries with a new one). */
+async function ensureReferralCode(em: EntityManager, userId: string): Promise<string> {
+  for (;;) {
+    const [row] = await em.execute(
+      `insert into wallet_referral_code (user_id, code, created_at) values (?, ?, now())
+       on conflict do nothing returning code`,
+      [userId, randomUppercaseCode(CODE_LENGTH)],
+    );
+    if (row) return row.code;
+    const existing = await em.findOne(ReferralCode, { userId });
+    if (existing) return existing.code;
+  }
+}
+
+export async function readReferral(context: RequestContext): Promise<ReferralSummary> {
+  const { userId } = requireIdentity(context);
+  const [code, joined, earned] = await Promise.all([
+    ensureReferralCode(context.em, userId),
+    context.em.count(Referral, { referrerUserId: userId }),
+    sumCredits(context.em, walletAccountId(userId), 'referral'),
+  ]);
+  return { code, joined, earned: formatMoney(earned), bonus: formatMoney(context.services.config.wallet.referralBonus) };
+}
+
+/**
+ * Pays both sides once, when the referred account has a verified e-mail. Marking the referral as
+ * rewarded and the two idempotent credits happen in the caller's transaction.
+ */
+export async function rewardReferral(em: EntityManager, referredUserId: string, bonus: bigint): Promise<boolean> {
+  const [row] = await em.execute(
+    `update wallet_referral set rewarded_at = now() where referred_user_id = ? and rewarded_at is null returning referrer_user_id`,
+    [referredUserId],
+  );
+  if (!row) return false;
+  const reference = `referral:${referredUserId}`;
+  await creditFromPromotions(em, { userId: row.referrer_user_id, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referrer`, reference });
+  await creditFromPromotions(em, { userId: referredUserId, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referred`, reference });
+  return true;
+}
+
+/** Once per account, never one's own code; unknown codes are 404. */
+export async function applyReferralCode(context: RequestContext, rawCode: string): Promise<ReferralApplied> {
+  const identity = requireIdentity(context);
+  const code = typeof rawCode === 'string' ? rawCode.trim().toUpperCase() : '';
+  if (!CODE_FORMAT.test(code)) throw notFound('Referral code');
+  const owner = await context.em.findOne(ReferralCode, { code });
+  if (!owner) throw notFound('Referral code');
+  if (owner.userId === identity.userId) throw badRequest('own_referral_code', 'You cannot apply your own referral code');
+  const bonus = context.services.config.wallet.referralBonus;
+  const rewarded = await context.em.transactional(async (em) => {
+    const [inserted] = await em.execute(
+      `insert into wallet_referral (referred_user_id, referrer_user_id, created_at) values (?, ?, now())
+       on conflict do nothing returning referred_user_id`,
+      [identity.userId, owner.userId],
+    );
+    if (!inserted) throw conflict('referral_already_applied', 'A referral code was already applied to this account');
+    return identity.emailVerified ? rewardReferral(em as EntityManager, identity.userId, bonus) : false;
+  });
+  return { applied: true, rewarded, bonus: formatMoney(bonus) };
+}

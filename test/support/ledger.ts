@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { expect } from '@jest/globals';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { subgraphModules } from '../../gateway/subgraphs.js';
+import { createOrm, migrate } from '../../shared/db/orm.js';
+import { checkLedger } from '../../shared/ledger/index.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+/** A fresh migrated database with an ORM on it, for tests of the ledger itself. */
+export async function openLedgerDatabase(): Promise<{ orm: MikroORM; em: () => EntityManager; close(): Promise<void> }> {
+  const database: TestDatabase = await createTestDatabase();
+  const orm = await createOrm(subgraphModules, { url: database.url, poolMax: 60 });
+  await migrate(orm);
+  return {
+    orm,
+    em: () => orm.em.fork() as EntityManager,
+    async close() {
+      await orm.close(true);
+      await database.drop();
+    },
+  };
+}
+
+/** Run after every money test: money is conserved and every account equals the sum of its transfers. */
+export async function expectLedgerBalanced(em: EntityManager): Promise<void> {
+  const check = await checkLedger(em);
+  expect({ ...check, postedSum: String(check.postedSum), pendingSum: String(check.pendingSum) }).toMatchObject({
+    ok: true,
+    postedSum: '0',
+    pendingSum: '0',
+    mismatched: [],
+    overdrawn: [],
+  });
+}

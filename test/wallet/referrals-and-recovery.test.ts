@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { registerAgent, signUpVerified, uniqueEmail } from '../support/accounts.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { checkLedgerAfterEach, verifiedAgent, verifyMailedLink } from '../support/wallet.js';
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(() => t.close());
+checkLedgerAfterEach(() => t);
+
+const balanceOf = async (token: string) => (await t.api.get('/wallet/balance', { token })).body.data.balance;
+
+describe('referrals', () => {
+  it('both sides get REFERRAL_BONUS_USD when the referred account verifies its e-mail', async () => {
+    const referrer = await verifiedAgent(t);
+    const summary = await t.api.get('/wallet/referral', { token: referrer.api_key });
+    expect(summary.body.data).toEqual({ code: expect.stringMatching(/^[A-Z0-9]{8}$/), joined: 0, earned: '0.00', bonus: '1.00' });
+    const code = summary.body.data.code;
+    expect((await t.api.get('/wallet/referral', { token: referrer.api_key })).body.data.code).toBe(code);
+
+    const email = uniqueEmail('referred');
+    const referred = await registerAgent(t, { email });
+    const applied = await t.api.post('/wallet/referral/apply', { referral_code: code.toLowerCase() }, { token: referred.api_key });
+    expect(applied.body.data).toEqual({ applied: true, rewarded: false, bonus: '1.00' });
+    expect(await balanceOf(referrer.api_key)).toBe('0.00');
+
+    await verifyMailedLink(t, email);
+    expect(await balanceOf(referred.api_key)).toBe('1.00');
+    expect(await balanceOf(referrer.api_key)).toBe('1.00');
+    expect((await t.api.get('/wallet/referral', { token: referrer.api_key })).body.data).toMatchObject({ joined: 1, earned: '1.00' });
+    const again = await t.api.post('/wallet/referral/apply', { referral_code: code }, { token: referred.api_key });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('referral_already_applied');
+  });
+
+  it('an already verified account is rewarded at once', async () => {
+    const referrer = await verifiedAgent(t);
+    const code = (await t.api.get('/wallet/referral', { token: referrer.api_key })).body.data.code;
+    const user = await signUpVerified(t);
+    const applied = await t.api.post('/wallet/referral/apply', { referral_code: code }, { token: user.accessToken });
+    expect(applied.body.data).toMatchObject({ rewarded: true });
+    expect(await balanceOf(user.accessToken)).toBe('1.00');
+    expect(await balanceOf(referrer.api_key)).toBe('1.00');
+  });
+
+  it('refuses one\'s own code (400) and unknown codes (404)', async () => {
+    const agent = await verifiedAgent(t);
+    const code = (await t.api.get('/wallet/referral', { token: agent.api_key })).body.data.code;
+    const own = await t.api.post('/wallet/referral/apply', { referral_code: code }, { token: agent.api_key });
+    expect([own.status, own.body.error.code]).toEqual([400, 'own_referral_code']);
+    const unknown = await t.api.post('/wallet/referral/apply', { referral_code: 'ZZZZZZZZ' }, { token: agent.api_key });
+    expect([unknown.status, unknown.body.error.code]).toEqual([404, 'referral_code_not_found']);
+    const garbage = await t.api.post('/wallet/referral/apply', { referral_code: "'; drop table x" }, { token: agent.api_key });
+    expect(garbage.status).toBe(404);
+  });
+});
+
+describe('recovery', () => {
+  it('a recovery code rotates the API key and the code; the old ones stop working', async () => {
+    const agent = await verifiedAgent(t);
+    const mismatch = await t.api.post('/wallet/recovery', { email: 'someone-else@example.test' }, { token: agent.api_key });
+    expect([mismatch.status, mismatch.body.error.code]).toEqual([400, 'email_mismatch']);
+    const first = await t.api.post('/wallet/recovery', { email: agent.email.toUpperCase() }, { token: agent.api_key });
+    expect(first.body.data.recovery_code).toMatch(/^[A-Z0-9]{24}$/);
+    const second = await t.api.post('/wallet/recovery', { email: agent.email }, { token: agent.api_key });
+    const code = second.body.data.recovery_code;
+    expect(code).not.toBe(first.body.data.recovery_code);
+
+    const replaced = await t.api.post('/wallet/recover', { recovery_code: first.body.data.recovery_code });
+    expect([replaced.status, replaced.body.error.code]).toEqual([401, 'invalid_recovery_code']);
+
+    const recovered = await t.api.post('/wallet/recover', { recovery_code: code });
+    expect(recovered.status).toBe(200);
+    expect(recovered.body.data).toEqual({ user_id: agent.id, api_key: expect.stringMatching(/^ak_/), recovery_code: expect.stringMatching(/^[A-Z0-9]{24}$/) });
+    expect((await t.api.get('/auth/me', { token: agent.api_key })).status).toBe(401);
+    const me = await t.api.get('/auth/me', { token: recovered.body.data.api_key });
+    expect(me.body.data.id).toBe(agent.id);
+    expect((await t.api.post('/wallet/recover', { recovery_code: code })).status).toBe(401);
+    const next = await t.api.post('/wallet/recover', { recovery_code: recovered.body.data.recovery_code });
+    expect(next.status).toBe(200);
+  });
+
+  it('refuses a malformed code with 400', async () => {
+    const response = await t.api.post('/wallet/recover', { recovery_code: 'abc' });
+    expect([response.status, response.body.error.code]).toEqual([400, 'invalid_recovery_code']);
+  });
+
+  it('wrong codes are rate limited per address (429)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await t.api.post('/wallet/recover', { recovery_code: 'A'.repeat(24) })).status);
+    expect(statuses).toContain(401);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
