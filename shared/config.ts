@@ -48,6 +48,8 @@ const envSchema = z.object({
   X402_NETWORK: z.string().min(1).default('eip155:84532'),
   X402_FACILITATOR_URL: optionalString.pipe(z.string().url().optional()),
   X402_SETTLEMENT: z.enum(['facilitator', 'verify-only']).default('facilitator'),
+  X402_ASSET: optionalString,
+  SEED_CATALOGUE: booleanFlag(true),
 });
 
 export interface Config {
@@ -67,7 +69,10 @@ export interface Config {
   /** Wallet amounts in micro-dollars. */
   wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
-  x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only' };
+  /** network: CAIP-2 id (v1 names are derived where v1 needs them); asset: token contract, USDC of the network when unset. */
+  x402: { payTo?: string; network: string; asset?: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only' };
+  /** Load the starter catalogue at start when the marketplace is empty (development only). */
+  seedCatalogue: boolean;
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -159,9 +164,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     x402: {
       payTo: values.X402_PAY_TO,
       network: values.X402_NETWORK,
+      asset: values.X402_ASSET,
       facilitatorUrl: values.X402_FACILITATOR_URL,
       settlement: values.X402_SETTLEMENT,
     },
     subgraphUrls,
+    seedCatalogue: values.SEED_CATALOGUE,
   };
 }

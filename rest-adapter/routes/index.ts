@@ -2,6 +2,7 @@ import type { RestRoute } from '../route.js';
 import { accountsRoutes } from './accounts.js';
 import { databasesRoutes } from './databases.js';
 import { walletRoutes } from './wallet.js';
+import { marketplaceRoutes } from './marketplace.js';
 
 /** Every REST row of the specification that maps onto GraphQL, one table per area. */
-export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes];
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes];

@@ -1,0 +1,6 @@
+import { PublisherEndpoint } from './endpoint.js';
+import { PublisherLogo } from './logo.js';
+import { PublisherPricing } from './pricing.js';
+import { Publisher } from './publisher.js';
+
+export const marketplaceEntities = [Publisher, PublisherEndpoint, PublisherPricing, PublisherLogo];

@@ -1,0 +1,8 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261121155322_marketplace_initial } from './Migration20261121155322_marketplace_initial.js';
+import { Migration20261121155400_marketplace_search } from './Migration20261121155400_marketplace_search.js';
+
+export const marketplaceMigrations: MigrationObject[] = [
+  { name: 'Migration20261121155322_marketplace_initial', class: Migration20261121155322_marketplace_initial },
+  { name: 'Migration20261121155400_marketplace_search', class: Migration20261121155400_marketplace_search },
+];

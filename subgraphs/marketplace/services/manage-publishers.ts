@@ -1,0 +1,91 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { requireIdentity, type RequestContext } from '../../../shared/context.js';
+import type { PlatformServices } from '../../../shared/services.js';
+import { badRequest, conflict } from '../../../shared/errors.js';
+import { PublisherEndpoint } from '../entities/endpoint.js';
+import { PublisherPricing } from '../entities/pricing.js';
+import { Publisher } from '../entities/publisher.js';
+import type { PublisherInput } from '../types/inputs.js';
+import { buildEndpoints } from './endpoint-fields.js';
+import { findOwnedPublisher } from './find-publisher.js';
+import { buildPricing } from './pricing-fields.js';
+import { applyPublisherFields } from './publisher-fields.js';
+import { secretBoxOf } from './secrets.js';
+
+const slugTaken = () => conflict('slug_taken', 'Another publisher already uses this slug');
+
+/** Stores the publisher with its endpoints and pricing; a taken slug (even in a race) is a 409. */
+async function save(em: EntityManager, work: (em: EntityManager) => Promise<Publisher>): Promise<Publisher> {
+  try {
+    return await em.transactional(work);
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException && /slug/.test(error.message)) throw slugTaken();
+    throw error;
+  }
+}
+
+function sealSecrets(services: PlatformServices, publisher: Publisher, input: PublisherInput) {
+  const box = secretBoxOf(services);
+  if (input.upstreamApiKey !== undefined) {
+    publisher.upstreamApiKeySealed = input.upstreamApiKey ? box.encrypt(input.upstreamApiKey) : null;
+  }
+  if (input.tokenExchangeCredentials !== undefined) {
+    const credentials = input.tokenExchangeCredentials;
+    if (credentials !== null && (typeof credentials !== 'object' || Array.isArray(credentials))) {
+      throw badRequest('invalid_input', 'token_exchange_credentials must be an object');
+    }
+    publisher.tokenExchangeCredentialsSealed = credentials ? box.encrypt(JSON.stringify(credentials)) : null;
+  }
+}
+
+/** POST /publishers: a new publisher owned by the caller's organization. */
+export async function createPublisher(context: RequestContext, input: PublisherInput): Promise<Publisher> {
+  const identity = requireIdentity(context);
+  return save(context.em, async (em) => {
+    const publisher = new Publisher();
+    publisher.organizationId = identity.organizationId;
+    applyPublisherFields(publisher, input, true);
+    sealSecrets(context.services, publisher, input);
+    const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
+    publisher.hasEndpoints = endpoints !== null;
+    const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...buildPricing(publisher.id, input.pricing ?? [])];
+    if (await em.count(Publisher, { slug: publisher.slug })) throw slugTaken();
+    em.persist([publisher, ...rows]);
+    await em.flush();
+    return publisher;
+  });
+}
+
+/** PATCH /publishers/{slug}: changes the named fields; endpoints and pricing are replaced when given. */
+export async function updatePublisher(context: RequestContext, slug: string, input: PublisherInput): Promise<Publisher> {
+  return save(context.em, async (em) => {
+    const publisher = await findOwnedPublisher(context, em, slug);
+    applyPublisherFields(publisher, input, false);
+    sealSecrets(context.services, publisher, input);
+    if (input.endpoints !== undefined) {
+      await em.nativeDelete(PublisherEndpoint, { publisherId: publisher.id });
+      publisher.hasEndpoints = input.endpoints !== null;
+      em.persist(buildEndpoints(publisher.id, input.endpoints ?? []));
+    }
+    if (input.pricing !== undefined) {
+      const rows = buildPricing(publisher.id, input.pricing ?? []);
+      await em.nativeDelete(PublisherPricing, { publisherId: publisher.id });
+      em.persist(rows);
+    }
+    publisher.updatedAt = new Date();
+    await em.flush();
+    return publisher;
+  });
+}
+
+/** DELETE /publishers/{slug}: soft delete; the record stays for history, listings stop showing it. */
+export async function deactivatePublisher(context: RequestContext, slug: string): Promise<Publisher> {
+  return save(context.em, async (em) => {
+    const publisher = await findOwnedPublisher(context, em, slug);
+    publisher.isActive = false;
+    publisher.updatedAt = new Date();
+    await em.flush();
+    return publisher;
+  });
+}

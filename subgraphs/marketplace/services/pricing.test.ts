@@ -1,0 +1,151 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatMicros, parseMicros } from './decimal.js';
+import { matchEndpoint, isWellFormedPathTemplate } from './match-endpoint.js';
+import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
+
+const usd = (text: string) => parseMicros(text, 'test');
+const terms = (overrides: Partial<PricingTerms> = {}): PricingTerms => ({
+  pricingModel: 'per_request',
+  basePricePer1000Rows: 0n,
+  markupMultiplier: usd('1'),
+  minCharge: 0n,
+  pricePerCall: null,
+  pricePerGet: null,
+  pricePerPost: null,
+  pricePerPut: null,
+  pricePerPatch: null,
+  pricePerDelete: null,
+  pricePerExecution: null,
+  unresolvedFallbackCharge: null,
+  reserveMaxCharge: null,
+  ...overrides,
+});
+const total = (price: { total: bigint }) => formatMicros(price.total);
+
+describe('decimal strings', () => {
+  it('parses and formats exactly, without floats', () => {
+    expect(usd('0.001')).toBe(1000n);
+    expect(usd('12.5')).toBe(12_500_000n);
+    expect(formatMicros(100_000n)).toBe('0.10');
+    expect(formatMicros(1_000n)).toBe('0.001');
+    expect(formatMicros(0n)).toBe('0.00');
+  });
+
+  it.each(['-1', '0.0000001', 'abc', '', '1e3'])('refuses %p with invalid_decimal', (text) => {
+    expect(() => parseMicros(text, 'price_per_call')).toThrow('price_per_call must be a non-negative decimal');
+  });
+});
+
+describe('priceCall', () => {
+  it('price_per_call is the price when nothing more specific is set', () => {
+    expect(total(priceCall(terms({ pricePerCall: usd('0.01') }), null, { method: 'GET' }, 0n))).toBe('0.01');
+  });
+
+  it.each([
+    ['GET', 'pricePerGet'],
+    ['POST', 'pricePerPost'],
+    ['PUT', 'pricePerPut'],
+    ['PATCH', 'pricePerPatch'],
+    ['DELETE', 'pricePerDelete'],
+  ] as const)('price_per_%s wins over price_per_call for a %s call', (method, field) => {
+    const pricing = terms({ pricePerCall: usd('0.01'), [field]: usd('0.05') });
+    expect(total(priceCall(pricing, null, { method }, 0n))).toBe('0.05');
+    const other = method === 'GET' ? 'POST' : 'GET';
+    expect(total(priceCall(pricing, null, { method: other }, 0n))).toBe('0.01');
+  });
+
+  it("an endpoint's own price wins over every per-method price", () => {
+    const pricing = terms({ pricePerCall: usd('0.01'), pricePerGet: usd('0.02') });
+    expect(total(priceCall(pricing, { price: usd('0.5') }, { method: 'GET' }, 0n))).toBe('0.50');
+    expect(total(priceCall(pricing, { price: null }, { method: 'GET' }, 0n))).toBe('0.02');
+  });
+
+  it('price_per_execution prices a compute run before price_per_call', () => {
+    const pricing = terms({ pricePerCall: usd('0.01'), pricePerExecution: usd('0.03') });
+    expect(total(priceCall(pricing, null, { method: 'POST', execution: true }, 0n))).toBe('0.03');
+    expect(total(priceCall(pricing, null, { method: 'POST' }, 0n))).toBe('0.01');
+  });
+
+  it('min_charge raises a cheaper call and says so', () => {
+    const price = priceCall(terms({ pricePerCall: usd('0.001'), minCharge: usd('0.005') }), null, { method: 'GET' }, 0n);
+    expect(price).toMatchObject({ base: usd('0.005'), minimumApplied: true, total: usd('0.005') });
+    expect(priceCall(terms({ pricePerCall: usd('0.01'), minCharge: usd('0.005') }), null, { method: 'GET' }, 0n).minimumApplied).toBe(false);
+  });
+
+  it('markup_multiplier multiplies after the minimum', () => {
+    const price = priceCall(terms({ pricePerCall: usd('0.002'), minCharge: usd('0.004'), markupMultiplier: usd('1.5') }), null, { method: 'GET' }, 0n);
+    expect(price).toMatchObject({ base: usd('0.004'), markup: usd('0.002'), total: usd('0.006') });
+  });
+
+  it('gateway_fee_percent is added on top of the marked-up price', () => {
+    const price = priceCall(terms({ pricePerCall: usd('1'), markupMultiplier: usd('1.2') }), null, { method: 'GET' }, usd('2.5'));
+    expect(price).toMatchObject({ base: usd('1'), markup: usd('0.2'), fee: usd('0.03'), total: usd('1.23') });
+  });
+
+  it('rounds a fraction of a micro-dollar up, never down', () => {
+    const price = priceCall(terms({ pricePerCall: 1n }), null, { method: 'GET' }, usd('1'));
+    expect(price).toMatchObject({ fee: 1n, total: 2n });
+  });
+
+  it('per_row pricing charges base_price_per_1000_rows on the row count', () => {
+    const pricing = terms({ pricingModel: 'per_row', basePricePer1000Rows: usd('0.02'), pricePerCall: usd('9') });
+    expect(total(priceCall(pricing, null, { method: 'POST', rows: 2500 }, 0n))).toBe('0.05');
+    expect(total(priceCall(pricing, null, { method: 'POST', rows: 1 }, 0n))).toBe('0.00002');
+    expect(total(priceCall(pricing, null, { method: 'POST', rows: 0 }, 0n))).toBe('0.00');
+  });
+
+  it('a call with no price at all costs nothing (unless a minimum applies)', () => {
+    expect(priceCall(terms(), null, { method: 'GET' }, usd('5')).total).toBe(0n);
+  });
+});
+
+describe('pay_per_use', () => {
+  const pricing = terms({ markupMultiplier: usd('1.1'), unresolvedFallbackCharge: usd('0.2'), reserveMaxCharge: usd('1') });
+
+  it('charges the upstream-reported cost with markup and fee', () => {
+    expect(priceUpstreamCost(pricing, usd('0.1'), usd('10')).total).toBe(usd('0.121'));
+  });
+
+  it('charges unresolved_fallback_charge when the cost cannot be read', () => {
+    expect(priceUpstreamCost(pricing, null, 0n).total).toBe(usd('0.22'));
+  });
+
+  it('never charges more than reserve_max_charge, and reserves exactly that', () => {
+    const price = priceUpstreamCost(pricing, usd('5'), usd('10'));
+    expect(price.total).toBe(usd('1'));
+    expect(price.base + price.markup + price.fee).toBe(usd('1'));
+    expect(reserveFor(pricing, price)).toBe(usd('1'));
+    expect(reserveFor(terms(), { base: 5n, markup: 0n, fee: 0n, total: 5n, minimumApplied: false })).toBe(5n);
+  });
+});
+
+describe('matchEndpoint', () => {
+  const endpoints = [
+    { method: 'GET', path: '/users/{id}' },
+    { method: 'GET', path: '/users/me' },
+    { method: 'GET', path: '/v1/quotes/{symbol}.json' },
+    { method: 'POST', path: '/' },
+  ];
+
+  it('matches placeholders one segment each and returns their values', () => {
+    expect(matchEndpoint(endpoints, 'get', '/users/42')).toEqual({ endpoint: endpoints[0], params: { id: '42' } });
+    expect(matchEndpoint(endpoints, 'GET', '/v1/quotes/AAPL.json?x=1')?.params).toEqual({ symbol: 'AAPL' });
+  });
+
+  it('prefers a literal path over a template', () => {
+    expect(matchEndpoint(endpoints, 'GET', '/users/me')?.endpoint).toBe(endpoints[1]);
+  });
+
+  it('requires the same method and segment count', () => {
+    expect(matchEndpoint(endpoints, 'DELETE', '/users/42')).toBeNull();
+    expect(matchEndpoint(endpoints, 'GET', '/users/42/posts')).toBeNull();
+    expect(matchEndpoint(endpoints, 'POST', '/')?.endpoint).toBe(endpoints[3]);
+    expect(matchEndpoint(null, 'GET', '/')).toBeNull();
+  });
+
+  it('knows a well-formed template from a broken one', () => {
+    expect(isWellFormedPathTemplate('/a/{id}/b')).toBe(true);
+    expect(isWellFormedPathTemplate('/')).toBe(true);
+    for (const bad of ['a/b', '/a/{id', '/a/{}', '/a/{1x}', '/a b', '/a/}'] ) expect(isWellFormedPathTemplate(bad)).toBe(false);
+  });
+});

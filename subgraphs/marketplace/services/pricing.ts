@@ -1,0 +1,102 @@
+import { divideUp, MICRO } from './decimal.js';
+
+/** The pricing fields that decide what a call costs; amounts in micro-dollars, multiplier in micro-units. */
+export interface PricingTerms {
+  pricingModel: 'per_request' | 'per_row';
+  basePricePer1000Rows: bigint;
+  /** 1_000_000n is 1x. */
+  markupMultiplier: bigint;
+  minCharge: bigint;
+  pricePerCall: bigint | null;
+  pricePerGet: bigint | null;
+  pricePerPost: bigint | null;
+  pricePerPut: bigint | null;
+  pricePerPatch: bigint | null;
+  pricePerDelete: bigint | null;
+  pricePerExecution: bigint | null;
+  unresolvedFallbackCharge: bigint | null;
+  reserveMaxCharge: bigint | null;
+}
+
+export interface CallShape {
+  method: string;
+  /** Rows the call reads, for per_row pricing. */
+  rows?: number | bigint;
+  /** A compute publisher's function run: price_per_execution comes before price_per_call. */
+  execution?: boolean;
+}
+
+export interface CallPrice {
+  /** The price before markup and fee (after the minimum charge). */
+  base: bigint;
+  markup: bigint;
+  fee: bigint;
+  total: bigint;
+  minimumApplied: boolean;
+}
+
+const PER_METHOD: Record<string, keyof PricingTerms> = {
+  GET: 'pricePerGet',
+  POST: 'pricePerPost',
+  PUT: 'pricePerPut',
+  PATCH: 'pricePerPatch',
+  DELETE: 'pricePerDelete',
+};
+
+/** The list price of one call before minimum, markup and fee. */
+export function listPrice(pricing: PricingTerms, endpoint: { price: bigint | null } | null, call: CallShape): bigint {
+  if (pricing.pricingModel === 'per_row') {
+    return divideUp(pricing.basePricePer1000Rows * BigInt(call.rows ?? 0), 1000n);
+  }
+  if (endpoint?.price !== null && endpoint?.price !== undefined) return endpoint.price;
+  const byMethod = PER_METHOD[call.method.toUpperCase()];
+  const methodPrice = byMethod ? (pricing[byMethod] as bigint | null) : null;
+  if (methodPrice !== null) return methodPrice;
+  if (call.execution && pricing.pricePerExecution !== null) return pricing.pricePerExecution;
+  return pricing.pricePerCall ?? 0n;
+}
+
+/** A known amount, raised to the minimum charge, times the markup, plus the gateway fee on top. */
+export function applyCharges(amount: bigint, pricing: PricingTerms, gatewayFeePercent: bigint): CallPrice {
+  const minimumApplied = amount < pricing.minCharge;
+  const base = minimumApplied ? pricing.minCharge : amount;
+  const marked = divideUp(base * pricing.markupMultiplier, MICRO);
+  const fee = divideUp(marked * gatewayFeePercent, 100n * MICRO);
+  return { base, markup: marked - base, fee, total: marked + fee, minimumApplied };
+}
+
+/**
+ * What one call costs: the endpoint's own price first, else price_per_<method>, else (compute)
+ * price_per_execution, else price_per_call; per_row pricing uses base_price_per_1000_rows on the
+ * row count. The proxy charges with this same function.
+ */
+export function priceCall(
+  pricing: PricingTerms,
+  endpoint: { price: bigint | null } | null,
+  call: CallShape,
+  gatewayFeePercent: bigint,
+): CallPrice {
+  return applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent);
+}
+
+/**
+ * pay_per_use publishers report their cost in the response: charge it with markup and fee; when it
+ * cannot be read, charge unresolved_fallback_charge (or the reserved amount). Never above reserve_max_charge.
+ */
+export function priceUpstreamCost(pricing: PricingTerms, upstreamCost: bigint | null, gatewayFeePercent: bigint): CallPrice {
+  const amount = upstreamCost ?? pricing.unresolvedFallbackCharge ?? pricing.reserveMaxCharge ?? 0n;
+  const price = applyCharges(amount, pricing, gatewayFeePercent);
+  return capAt(price, pricing.reserveMaxCharge);
+}
+
+/** How much to reserve before a call whose final cost is known only afterwards. */
+export function reserveFor(pricing: PricingTerms, estimate: CallPrice): bigint {
+  return pricing.reserveMaxCharge ?? estimate.total;
+}
+
+function capAt(price: CallPrice, cap: bigint | null): CallPrice {
+  if (cap === null || price.total <= cap) return price;
+  const fee = price.fee < cap ? price.fee : cap;
+  const base = price.base < cap - fee ? price.base : cap - fee;
+  return { ...price, base, fee, markup: cap - fee - base, total: cap };
+}

@@ -1,0 +1,65 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Publisher } from '../entities/publisher.js';
+
+export interface SearchFilters {
+  category?: string | null;
+  isVerified?: boolean | null;
+}
+
+export interface RankedId {
+  id: string;
+  /** 0..1: full-text match (stemmed words) or trigram similarity (typos), whichever is stronger. */
+  relevance: number;
+}
+
+/** Below this trigram word similarity a non-matching publisher is not a hit. */
+const SIMILARITY_FLOOR = 0.45;
+
+/**
+ * Active publishers matching `search` by full-text (search_vector: name, resource, capabilities,
+ * use cases, categories, description) or by trigram similarity (typos), most relevant first.
+ */
+export async function searchPublisherIds(
+  em: EntityManager,
+  search: string,
+  filters: SearchFilters,
+  page: { limit: number; offset: number },
+): Promise<RankedId[]> {
+  // MikroORM's execute takes `?` placeholders, bound in order.
+  const params: unknown[] = [search, search];
+  let where = 'p.is_active';
+  if (filters.category) {
+    params.push(filters.category);
+    where += ' and p.publisher_category = ?';
+  }
+  if (filters.isVerified !== undefined && filters.isVerified !== null) {
+    params.push(filters.isVerified);
+    where += ' and p.is_verified = ?';
+  }
+  params.push(page.limit, page.offset);
+  const rows = await em.getConnection().execute<{ id: string; relevance: number }[]>(
+    `with q as (select websearch_to_tsquery('english', ?) as tsq, lower(?) as raw),
+     scored as (
+       select p.id, p.is_verified, p.total_queries, p.name,
+         greatest(
+           word_similarity(q.raw, p.search_text),
+           case when p.search_vector @@ q.tsq then 0.6 + 0.4 * ts_rank_cd(p.search_vector, q.tsq, 32) else 0 end
+         ) as relevance
+       from market_publisher p, q
+       where ${where} and (p.search_vector @@ q.tsq or word_similarity(q.raw, p.search_text) >= ${SIMILARITY_FLOOR})
+     )
+     select id, relevance::float8 as relevance from scored
+     order by relevance desc, is_verified desc, total_queries desc, name asc
+     limit ? offset ?`,
+    params,
+  );
+  return rows.map((row) => ({ id: row.id, relevance: Number(row.relevance) }));
+}
+
+/** The publishers of ranked ids, in rank order (one query). */
+export async function publishersInOrder(em: EntityManager, ranked: RankedId[]): Promise<Publisher[]> {
+  if (ranked.length === 0) return [];
+  const rows = await em.find(Publisher, { id: { $in: ranked.map((row) => row.id) } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ranked.map((row) => byId.get(row.id)).filter((row): row is Publisher => row !== undefined);
+}
