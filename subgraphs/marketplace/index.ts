@@ -8,6 +8,7 @@ import { marketplaceMigrations } from './migrations/index.js';
 import { EstimateResolver } from './resolvers/estimate.resolver.js';
 import { OrganizationPublishersResolver } from './resolvers/organization.resolver.js';
 import { PublisherResolver } from './resolvers/publisher.resolver.js';
+import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { publisherPayee } from './services/publisher-payee.js';
 
 export const marketplaceSubgraph: SubgraphModule = {
@@ -24,6 +25,9 @@ export const marketplaceSubgraph: SubgraphModule = {
       },
     ),
   ),
+  httpRoutes(router, services) {
+    mountPaidProxy(router, services);
+  },
   connect(services) {
     services.ports.publisherPayee = publisherPayee;
   },

@@ -1,0 +1,75 @@
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response, Router } from 'express';
+import type { RequestContext } from '../../../shared/context.js';
+import { readCapped } from '../../../shared/http/upstream-client.js';
+import type { PlatformServices } from '../../../shared/services.js';
+import { errorBodyOf, sendError } from '../../../rest-adapter/errors.js';
+import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
+import { usageCountersOf } from './usage-counters-of.js';
+
+/** Catalogue routes under a publisher that are not proxied (they are answered by the REST adapter). */
+const CATALOGUE_ROUTES = new Set(['estimate', 'logo']);
+
+/** The called path and query as the caller wrote them (encoded), after /publishers/{slug}. */
+export function upstreamPathOf(req: Request): { path: string; query: string } {
+  const [pathname, query = ''] = req.originalUrl.split(/\?(.*)/s, 2) as [string, string?];
+  const afterSlug = pathname.replace(/^\/publishers\/[^/]+/, '');
+  return { path: afterSlug === '' ? '/' : afterSlug, query };
+}
+
+const hasBody = (req: Request) =>
+  req.method !== 'GET' && req.method !== 'HEAD' && (Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0);
+
+async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
+  const counters = usageCountersOf(services);
+  let settled = false;
+  try {
+    const buffered = needsBufferedBody(started) ? await readCapped(started.response.body, services.config.proxy.maxBufferedBytes) : null;
+    const finished = await finishPaidCall(context, started, counters, buffered);
+    settled = true;
+    res.status(finished.status);
+    for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
+    if (buffered) return void res.end(buffered);
+    res.flushHeaders();
+    await pipeline(started.response.body, res);
+  } catch (error) {
+    if (!settled) await abandonPaidCall(context, started, 'relay_failed');
+    if (!res.headersSent) sendError(res, errorBodyOf(error, context.log, context.requestId));
+    else res.destroy();
+  }
+}
+
+/**
+ * The data plane: every method under /publishers/{slug}/… (and POST /publishers/{slug}) is metered,
+ * charged and forwarded to the publisher's upstream, streaming both ways. It runs before JSON body
+ * parsing, so request bodies reach the upstream as sent.
+ */
+export function mountPaidProxy(router: Router, services: PlatformServices): void {
+  const handle = async (req: Request, res: Response, next: () => void) => {
+    const { path, query } = upstreamPathOf(req);
+    const first = path.split('/')[1] ?? '';
+    if (path.split('/').length === 2 && CATALOGUE_ROUTES.has(first)) return next();
+    const context = res.locals.context as RequestContext;
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let started: StartedCall;
+    try {
+      started = await startPaidCall(context, {
+        slug: String(req.params.slug),
+        method: req.method,
+        path,
+        query,
+        headers: req.headers,
+        body: hasBody(req) ? req : null,
+        signal: abort.signal,
+      });
+    } catch (error) {
+      return sendError(res, errorBodyOf(error, context.log, context.requestId));
+    }
+    await relay(services, context, started, res);
+  };
+  router.post('/publishers/:slug', handle);
+  router.all('/publishers/:slug/*path', handle);
+}
