@@ -8,6 +8,7 @@ import { marketplaceMigrations } from './migrations/index.js';
 import { EstimateResolver } from './resolvers/estimate.resolver.js';
 import { OrganizationPublishersResolver } from './resolvers/organization.resolver.js';
 import { PublisherResolver } from './resolvers/publisher.resolver.js';
+import { CallPublisherResolver } from './proxy/graphql/call-publisher.resolver.js';
 import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { publisherPayee } from './services/publisher-payee.js';
 
@@ -18,7 +19,7 @@ export const marketplaceSubgraph: SubgraphModule = {
   migrations: marketplaceMigrations,
   buildSchema: memoize(() =>
     buildFederatedSchema(
-      { resolvers: [PublisherResolver, EstimateResolver, OrganizationPublishersResolver], orphanedTypes: [OrganizationRef] },
+      { resolvers: [PublisherResolver, EstimateResolver, OrganizationPublishersResolver, CallPublisherResolver], orphanedTypes: [OrganizationRef] },
       {
         Publisher: (reference: { id: string }, context) => publishersById(context).load(reference.id),
         Organization: (reference: { id: string }) => Object.assign(new OrganizationRef(), { id: reference.id }),

@@ -6,6 +6,27 @@ import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../rest-adapter/errors.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
+import { callPublisherTool, chargeHeaders, listPublisherResources, listPublisherTools } from './tool-calls.js';
+import { AppError, badRequest } from '../../../shared/errors.js';
+import { Publisher } from '../entities/publisher.js';
+
+async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
+  const publisher = await context.em.findOne(Publisher, { slug, isActive: true }, { fields: ['id', 'mcpEndpoint'] });
+  return Boolean(publisher?.mcpEndpoint);
+}
+
+/** Tool arguments: the request body as a JSON object (this route runs before the JSON parser). */
+async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const raw = await readCapped(req, Math.min(maxBytes, 1024 * 1024)).catch(() => {
+    throw new AppError(413, 'payload_too_large', 'Tool arguments exceed 1 MB');
+  });
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('invalid_json', 'The request body is not valid JSON');
+  }
+}
 
 /** Catalogue routes under a publisher that are not proxied (they are answered by the REST adapter). */
 const CATALOGUE_ROUTES = new Set(['estimate', 'logo']);
@@ -45,11 +66,31 @@ async function relay(services: PlatformServices, context: RequestContext, starte
  * parsing, so request bodies reach the upstream as sent.
  */
 export function mountPaidProxy(router: Router, services: PlatformServices): void {
+  const answer = (work: (context: RequestContext, req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
+    const context = res.locals.context as RequestContext;
+    try {
+      await work(context, req, res);
+    } catch (error) {
+      sendError(res, errorBodyOf(error, context.log, context.requestId));
+    }
+  };
+  router.get('/publishers/:slug/_tools', answer(async (context, req, res) => void res.json({ data: await listPublisherTools(context, String(req.params.slug)) })));
+  router.get('/publishers/:slug/_resources', answer(async (context, req, res) => void res.json({ data: await listPublisherResources(context, String(req.params.slug)) })));
+  const callTool = answer(async (context, req, res) => {
+    const body = await readJsonBody(req, services.config.proxy.maxBufferedBytes);
+    const outcome = await callPublisherTool(context, String(req.params.slug), String(req.params.tool), body);
+    res.set(chargeHeaders(outcome.charge)).json({ data: outcome.result });
+  });
+
   const handle = async (req: Request, res: Response, next: () => void) => {
     const { path, query } = upstreamPathOf(req);
-    const first = path.split('/')[1] ?? '';
-    if (path.split('/').length === 2 && CATALOGUE_ROUTES.has(first)) return next();
+    const segments = path.split('/').filter(Boolean);
+    if (segments.length === 1 && CATALOGUE_ROUTES.has(segments[0]!)) return next();
     const context = res.locals.context as RequestContext;
+    if (req.method === 'POST' && segments.length === 1 && (await isToolPublisher(context, String(req.params.slug)))) {
+      req.params.tool = decodeURIComponent(segments[0]!);
+      return callTool(req, res);
+    }
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
