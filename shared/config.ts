@@ -50,6 +50,10 @@ const envSchema = z.object({
   X402_SETTLEMENT: z.enum(['facilitator', 'verify-only']).default('facilitator'),
   X402_ASSET: optionalString,
   SEED_CATALOGUE: booleanFlag(true),
+  PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
+  PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
+  PROXY_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
 });
 
 export interface Config {
@@ -73,6 +77,8 @@ export interface Config {
   x402: { payTo?: string; network: string; asset?: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only' };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** Outbound calls to publisher upstreams. */
+  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -170,5 +176,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subgraphUrls,
     seedCatalogue: values.SEED_CATALOGUE,
+    proxy: {
+      timeoutMs: values.PROXY_TIMEOUT_MS,
+      allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
+      allowedUpstreamOrigins: values.PROXY_ALLOWED_UPSTREAM_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => new URL(origin).origin),
+      maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
+    },
   };
 }

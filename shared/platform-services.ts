@@ -2,7 +2,9 @@ import type { Config } from './config.js';
 import { createOrm } from './db/orm.js';
 import { migrateWithLock } from './db/migrate-locked.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
+import { createCache } from './cache.js';
 import { EventBus } from './events.js';
+import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
 import { createRateLimiter } from './rate-limit.js';
@@ -29,6 +31,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
   const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax });
   const applied = await migrateWithLock(orm, url);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  const shutdownHooks: (() => Promise<void>)[] = [];
   const services: PlatformServices = {
     config,
     orm,
@@ -37,11 +40,21 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     rateLimiter: createRateLimiter(config.redisUrl),
     events: new EventBus(log),
     ports: {},
+    upstream: new UpstreamClient({
+      timeoutMs: config.proxy.timeoutMs,
+      maxBufferedBytes: config.proxy.maxBufferedBytes,
+      destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
+    }),
+    cache: createCache(config.redisUrl),
+    onShutdown: (hook) => void shutdownHooks.push(hook),
   };
   for (const module of modules) await module.connect?.(services);
   return {
     services,
     async close() {
+      for (const hook of shutdownHooks.reverse()) await hook().catch((error) => log.error({ err: error }, 'shutdown hook failed'));
+      await services.upstream.close();
+      await services.cache.close();
       services.mailer.close();
       await services.rateLimiter.close();
       await orm.close(true);

@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
+import type { TtlCache } from './cache.js';
 import type { EventBus } from './events.js';
+import type { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail.js';
 import type { PlatformPorts } from './ports.js';
@@ -15,4 +17,10 @@ export interface PlatformServices {
   rateLimiter: RateLimiter;
   events: EventBus;
   ports: PlatformPorts;
+  /** The one client for publisher-chosen URLs (SSRF-guarded, pooled per origin). */
+  upstream: UpstreamClient;
+  /** Short-lived shared values (exchanged upstream tokens): memory, or Redis when configured. */
+  cache: TtlCache;
+  /** Work to finish before the process stops (flushing buffered counters, closing pools). */
+  onShutdown(hook: () => Promise<void>): void;
 }

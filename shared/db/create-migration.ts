@@ -7,6 +7,7 @@ import { subgraphModules } from '../../gateway/subgraphs.js';
 import { createLogger } from '../logger.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { createOrm, migrate } from './orm.js';
+import { pendingEntityChanges } from './schema-diff.js';
 
 /**
  * `npm run migration:create -- <subgraph> <what>`: applies the committed migrations to a scratch
@@ -31,12 +32,8 @@ async function main() {
   const orm = await createOrm(subgraphModules, { url: url.toString() });
   try {
     await migrate(orm);
-    const sql = await orm.schema.getUpdateSchemaSQL({ wrap: false });
     const prefix = subgraphModules.find((module) => module.name === subgraph)!.tablePrefix;
-    const statements = sql
-      .split(/;\s*\n/)
-      .map((statement) => statement.trim())
-      .filter((statement) => statement && /"([a-z0-9_]+)"/.exec(statement)?.[1]?.startsWith(prefix));
+    const statements = await pendingEntityChanges(orm, prefix);
     if (statements.length === 0) {
       console.log('No entity changes: nothing to write.');
       return;
@@ -44,7 +41,7 @@ async function main() {
     const stamp = new Date().toISOString().replace(/[-:T]/g, '').slice(0, 14);
     const className = `Migration${stamp}_${subgraph}_${what.replace(/[^a-zA-Z0-9]/g, '_')}`;
     const folder = path.resolve('subgraphs', subgraph, 'migrations');
-    const body = statements.map((statement) => `    this.addSql(${JSON.stringify(statement.replace(/;$/, ''))});`).join('\n');
+    const body = statements.map((statement) => `    this.addSql(${JSON.stringify(statement)});`).join('\n');
     writeFileSync(
       path.join(folder, `${className}.ts`),
       `import { Migration } from '@mikro-orm/migrations';\n\nexport class ${className} extends Migration {\n  override async up(): Promise<void> {\n${body}\n  }\n}\n`,

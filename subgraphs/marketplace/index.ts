@@ -9,6 +9,8 @@ import { marketplaceMigrations } from './migrations/index.js';
 import { EstimateResolver } from './resolvers/estimate.resolver.js';
 import { OrganizationPublishersResolver } from './resolvers/organization.resolver.js';
 import { PublisherResolver } from './resolvers/publisher.resolver.js';
+import { CallPublisherResolver } from './proxy/graphql/call-publisher.resolver.js';
+import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { publisherPayee } from './services/publisher-payee.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
 
@@ -19,15 +21,16 @@ export const marketplaceSubgraph: SubgraphModule = {
   migrations: marketplaceMigrations,
   buildSchema: memoize(() =>
     buildFederatedSchema(
-      { resolvers: [PublisherResolver, EstimateResolver, OrganizationPublishersResolver], orphanedTypes: [OrganizationRef] },
+      { resolvers: [PublisherResolver, EstimateResolver, OrganizationPublishersResolver, CallPublisherResolver], orphanedTypes: [OrganizationRef] },
       {
         Publisher: (reference: { id: string }, context) => publishersById(context).load(reference.id),
         Organization: (reference: { id: string }) => Object.assign(new OrganizationRef(), { id: reference.id }),
       },
     ),
   ),
-  httpRoutes(router) {
+  httpRoutes(router, services) {
     logoRoutes(router);
+    mountPaidProxy(router, services);
   },
   async connect(services) {
     services.ports.publisherPayee = publisherPayee;

@@ -1,14 +1,12 @@
+import { readJsonPath } from './json-path.js';
+
 /**
  * Reads the upstream's own cost from its JSON answer at `upstream_cost_response_path`
  * ("usage.cost", "data[0].billing.total_usd") as micro-dollars, rounded up to the next
  * micro-dollar; null when the path is missing or not a non-negative number.
  */
 export function readUpstreamCost(document: unknown, path: string): bigint | null {
-  let value: unknown = document;
-  for (const step of path.match(/[^.[\]]+/g) ?? []) {
-    if (value === null || typeof value !== 'object') return null;
-    value = Array.isArray(value) && /^\d+$/.test(step) ? value[Number(step)] : (value as Record<string, unknown>)[step];
-  }
+  const value = readJsonPath(document, path);
   if (typeof value === 'number' && Number.isFinite(value)) return decimalToMicrosCeil(String(value));
   if (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim())) return decimalToMicrosCeil(value.trim());
   return null;

@@ -1,8 +1,8 @@
 /** What a publisher's record says about headers (the fields of the Publisher record, camelCased). */
 export interface HeaderPolicy {
   allowedPassthroughHeaders: string[];
-  passthroughHeaderRewrite: Record<string, string>;
-  upstreamHeaders: Record<string, string>;
+  passthroughHeaderRewrite: Record<string, unknown>;
+  upstreamHeaders: Record<string, unknown>;
   requestContentType: string | null;
 }
 
@@ -34,7 +34,7 @@ const NEVER_FORWARDED = new Set([
  */
 export function upstreamRequestHeaders(incoming: IncomingHeaders, policy: HeaderPolicy): Record<string, string> {
   const headers: Record<string, string> = {};
-  const rewrite = new Map(Object.entries(policy.passthroughHeaderRewrite).map(([from, to]) => [from.toLowerCase(), to]));
+  const rewrite = new Map(Object.entries(policy.passthroughHeaderRewrite).map(([from, to]) => [from.toLowerCase(), String(to)]));
   for (const allowed of policy.allowedPassthroughHeaders) {
     const name = allowed.toLowerCase();
     const value = incoming[name];

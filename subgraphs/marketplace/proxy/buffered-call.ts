@@ -1,0 +1,83 @@
+import type { RequestContext } from '../../../shared/context.js';
+import { badRequest } from '../../../shared/errors.js';
+import { readCapped } from '../../../shared/http/upstream-client.js';
+import { formatMicros } from '../services/decimal.js';
+import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
+import { usageCountersOf } from './usage-counters-of.js';
+
+export interface BufferedCallInput {
+  slug: string;
+  method?: string | null;
+  path?: string | null;
+  query?: Record<string, unknown> | null;
+  body?: unknown;
+}
+
+export interface BufferedCallResult {
+  status: number;
+  contentType: string | null;
+  body: string;
+  json: unknown;
+  chargeId: string | null;
+  chargeAmount: string | null;
+  balanceRemaining: string | null;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+function queryString(query: Record<string, unknown> | null | undefined): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item === null || typeof item === 'object') throw badRequest('invalid_query', `Query parameter ${name} must be a string, number or boolean`);
+      params.append(name, String(item));
+    }
+  }
+  return params.toString();
+}
+
+/**
+ * The paid call without streaming, for GraphQL (`callPublisher`) and tool hosts: the same
+ * resolution, charging and forwarding as the HTTP data plane, with the answer read whole (capped).
+ */
+export async function callPublisherBuffered(context: RequestContext, input: BufferedCallInput): Promise<BufferedCallResult> {
+  const method = (input.method ?? 'GET').toUpperCase();
+  if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
+  const path = input.path ?? '/';
+  if (!path.startsWith('/')) throw badRequest('invalid_path', 'path must start with "/"');
+  const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
+  const started = await startPaidCall(context, {
+    slug: input.slug,
+    method,
+    path,
+    query: queryString(input.query),
+    headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
+    body: hasBody ? JSON.stringify(input.body) : null,
+  });
+  let body: Buffer;
+  try {
+    body = await readCapped(started.response.body, context.services.config.proxy.maxBufferedBytes);
+  } catch (error) {
+    await abandonPaidCall(context, started, 'response_too_large');
+    throw error;
+  }
+  const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
+  const text = body.toString('utf8');
+  let json: unknown = null;
+  if ((finished.headers['content-type'] ?? '').includes('json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+  }
+  return {
+    status: finished.status,
+    contentType: finished.headers['content-type'] ?? null,
+    body: text,
+    json,
+    chargeId: finished.charge?.chargeId ?? null,
+    chargeAmount: finished.charge ? formatMicros(finished.charge.amount) : null,
+    balanceRemaining: finished.charge ? formatMicros(finished.charge.balanceRemaining) : null,
+  };
+}

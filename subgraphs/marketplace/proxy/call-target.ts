@@ -1,0 +1,88 @@
+import type { Identity, RequestContext } from '../../../shared/context.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../../shared/errors.js';
+import { USD_ASSET_ID } from '../entities/constants.js';
+import type { PublisherEndpoint } from '../entities/endpoint.js';
+import { PublisherPricing } from '../entities/pricing.js';
+import type { Publisher } from '../entities/publisher.js';
+import { loadPublisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
+import { matchEndpoint } from '../services/match-endpoint.js';
+import { priceCall, reserveFor, type CallPrice } from '../services/pricing.js';
+
+/** A publisher without a pricing record charges nothing. */
+const FREE_PRICING: PublisherPricing = Object.assign(new PublisherPricing(), { assetId: USD_ASSET_ID });
+
+export interface CallTarget {
+  loaded: PublisherForCall;
+  publisher: Publisher;
+  endpoint: PublisherEndpoint | null;
+  pricing: PublisherPricing;
+  /** The list price (what per-request pricing charges). */
+  price: CallPrice;
+  /** What is held before the call: the price, or the pay-per-use ceiling. */
+  reserve: bigint;
+  /** pay_per_use: the final amount comes from the upstream's answer. */
+  chargesUpstreamCost: boolean;
+  /** public_anonymous endpoints need no credential. */
+  anonymousAllowed: boolean;
+}
+
+export function pricingOf(rows: PublisherPricing[]): PublisherPricing {
+  return rows.find((row) => row.assetId === USD_ASSET_ID) ?? rows[0] ?? FREE_PRICING;
+}
+
+/** The upstream cannot be called for lack of settings the publisher must provide. */
+function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
+  const { publisher, secrets } = loaded;
+  const base = viaTools ? publisher.mcpEndpoint : publisher.apiUrl;
+  const needsKey = Boolean(publisher.apiKeyHeader || publisher.apiKeyQueryParam) && !publisher.tokenExchangeUrl;
+  const missing = !base || (needsKey && !secrets.upstreamApiKey) || (publisher.tokenExchangeUrl && !secrets.tokenExchangeCredentials && !secrets.upstreamApiKey);
+  if (missing) {
+    throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} has no working upstream configuration yet; nothing was charged`);
+  }
+}
+
+/**
+ * Everything decided before a call goes out: which publisher and endpoint, whether the caller may
+ * make it, and what it costs. Refusals here happen before any money or upstream byte moves.
+ */
+export async function resolveCallTarget(
+  context: RequestContext,
+  call: { slug: string; method: string; path: string; viaTools?: boolean; paysOnChain?: boolean },
+): Promise<CallTarget> {
+  const loaded = await loadPublisherForCall(context.services, context.em, call.slug);
+  const { publisher } = loaded;
+  const match = call.viaTools ? null : matchEndpoint(loaded.endpoints, call.method, call.path);
+  const endpoint = match?.endpoint ?? null;
+  if (!call.viaTools && !endpoint && loaded.endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
+    throw forbidden(`${call.method} ${call.path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
+  }
+  if (endpoint?.isProtected) {
+    throw forbidden(endpoint.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
+  }
+  const anonymousAllowed = endpoint?.access === 'public_anonymous';
+  if (!anonymousAllowed && !context.identity && !call.paysOnChain) throw unauthorized();
+  if (publisher.requiresUserOauth) {
+    throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
+  }
+  assertUpstreamConfigured(loaded, Boolean(call.viaTools));
+  const pricing = pricingOf(loaded.pricing);
+  const price = priceCall(
+    pricing,
+    endpoint,
+    { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
+    publisher.gatewayFeePercent,
+  );
+  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
+  return {
+    loaded,
+    publisher,
+    endpoint,
+    pricing,
+    price,
+    reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total,
+    chargesUpstreamCost,
+    anonymousAllowed,
+  };
+}
+
+export const callerKey = (identity: Identity | null, ip: string) => (identity ? `user:${identity.userId}` : `ip:${ip}`);

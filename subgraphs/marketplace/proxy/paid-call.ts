@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+import type { RequestContext } from '../../../shared/context.js';
+import { tooManyRequests, unauthorized } from '../../../shared/errors.js';
+import { formatMicros } from '../services/decimal.js';
+import { priceUpstreamCost } from '../services/pricing.js';
+import { callerKey, resolveCallTarget, type CallTarget } from './call-target.js';
+import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { readUpstreamCost } from './cost-path.js';
+import { upstreamCredentials } from './credentials.js';
+import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
+import { upstreamUrl } from './upstream-url.js';
+import type { UsageCounters } from './usage-counters.js';
+
+export interface PaidCallRequest {
+  slug: string;
+  method: string;
+  /** The upstream path, starting with "/". */
+  path: string;
+  /** The caller's query string, without "?". */
+  query: string;
+  headers: IncomingHttpHeaders;
+  body: Readable | Buffer | string | null;
+  signal?: AbortSignal;
+}
+
+export interface StartedCall {
+  callId: string;
+  target: CallTarget;
+  hold: Hold | null;
+  response: Dispatcher.ResponseData;
+  request: PaidCallRequest;
+}
+
+export interface FinishedCall {
+  status: number;
+  /** What the caller receives: the upstream's content headers plus X-Charge-* when charged. */
+  headers: Record<string, string>;
+  charge: Charge | null;
+}
+
+const isSuccess = (status: number) => status >= 200 && status < 400;
+
+async function enforceCallRate(context: RequestContext, target: CallTarget): Promise<void> {
+  const limit = target.pricing.maxQueriesPerMinute;
+  if (!limit) return;
+  const key = `publisher-calls:${target.publisher.id}:${callerKey(context.identity, context.ip)}`;
+  const result = await context.services.rateLimiter.consume(key, limit, 60);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+}
+
+function chargeMetadata(target: CallTarget, request: PaidCallRequest, extra: Record<string, unknown> = {}) {
+  return {
+    publisher_id: target.publisher.id,
+    publisher_slug: target.publisher.slug,
+    endpoint: `${request.method} ${target.endpoint?.path ?? request.path}`,
+    ...extra,
+  };
+}
+
+/**
+ * Everything up to the upstream's response headers: refusals (404, 403, 401, 429, 503) and the
+ * hold (402) happen before any byte goes upstream; a failed send releases the hold.
+ */
+export async function startPaidCall(context: RequestContext, request: PaidCallRequest): Promise<StartedCall> {
+  const callId = randomUUID();
+  const target = await resolveCallTarget(context, request);
+  await enforceCallRate(context, target);
+  let hold: Hold | null = null;
+  if (target.reserve > 0n) {
+    if (!context.identity) throw unauthorized('This endpoint is priced: call it with an API key or access token');
+    hold = await holdCallCharge(context.em, {
+      callId,
+      userId: context.identity.userId,
+      publisherId: target.publisher.id,
+      amount: target.reserve,
+      metadata: chargeMetadata(target, request, { status: 'pending' }),
+    });
+  }
+  try {
+    const credentials = await upstreamCredentials(context.services, target.loaded);
+    const response = await context.services.upstream.send({
+      url: upstreamUrl(target.publisher.apiUrl!, request.path, request.query, credentials.query),
+      method: request.method,
+      headers: { ...upstreamRequestHeaders(request.headers, target.publisher), ...credentials.headers },
+      body: request.body,
+      signal: request.signal,
+    });
+    return { callId, target, hold, response, request };
+  } catch (error) {
+    if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
+    throw error;
+  }
+}
+
+/**
+ * After the upstream answered: successful work (2xx, 3xx) is charged — the price, or for
+ * pay_per_use the upstream's reported cost read from `body` — anything else releases the hold.
+ */
+export async function finishPaidCall(
+  context: RequestContext,
+  started: StartedCall,
+  counters: UsageCounters,
+  body: Buffer | null,
+): Promise<FinishedCall> {
+  const { target, hold, response, request } = started;
+  const headers = callerResponseHeaders(response.headers);
+  const success = isSuccess(response.statusCode);
+  let charge: Charge | null = null;
+  if (hold && success) {
+    const price = target.chargesUpstreamCost
+      ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent)
+      : target.price;
+    charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
+    headers['x-charge-id'] = charge.chargeId;
+    headers['x-charge-amount'] = formatMicros(charge.amount);
+    headers['x-balance-remaining'] = formatMicros(charge.balanceRemaining);
+    counters.record(target.publisher.id, context.identity?.userId ?? null, charge.amount - (price.fee < charge.amount ? price.fee : charge.amount));
+  } else if (hold) {
+    await releaseCallCharge(context.em, hold, `upstream_status_${response.statusCode}`);
+  } else if (success) {
+    counters.record(target.publisher.id, context.identity?.userId ?? null, 0n);
+  }
+  return { status: response.statusCode, headers, charge };
+}
+
+function upstreamCostOf(body: Buffer | null, path: string | null): bigint | null {
+  if (!body || !path) return null;
+  try {
+    return readUpstreamCost(JSON.parse(body.toString('utf8')), path);
+  } catch {
+    return null;
+  }
+}
+
+/** The answer must be read whole before charging (pay_per_use reads the cost from it). */
+export const needsBufferedBody = (started: StartedCall) =>
+  started.target.chargesUpstreamCost && started.hold !== null && isSuccess(started.response.statusCode);
+
+/** A call that failed after the upstream answered but before it was settled: release the hold, drop the body. */
+export async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
+  started.response.body.destroy();
+  if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
+}

@@ -1,0 +1,114 @@
+import { pipeline } from 'node:stream/promises';
+import type { Request, Response, Router } from 'express';
+import type { RequestContext } from '../../../shared/context.js';
+import { readCapped } from '../../../shared/http/upstream-client.js';
+import type { PlatformServices } from '../../../shared/services.js';
+import { errorBodyOf, sendError } from '../../../rest-adapter/errors.js';
+import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
+import { usageCountersOf } from './usage-counters-of.js';
+import { callPublisherTool, chargeHeaders, listPublisherResources, listPublisherTools } from './tool-calls.js';
+import { AppError, badRequest } from '../../../shared/errors.js';
+import { Publisher } from '../entities/publisher.js';
+import { isMarketplaceSubpath } from '../services/reserved-paths.js';
+
+async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
+  const publisher = await context.em.findOne(Publisher, { slug, isActive: true }, { fields: ['id', 'mcpEndpoint'] });
+  return Boolean(publisher?.mcpEndpoint);
+}
+
+/** Tool arguments: the request body as a JSON object (this route runs before the JSON parser). */
+async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const raw = await readCapped(req, Math.min(maxBytes, 1024 * 1024)).catch(() => {
+    throw new AppError(413, 'payload_too_large', 'Tool arguments exceed 1 MB');
+  });
+  if (raw.length === 0) return {};
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('invalid_json', 'The request body is not valid JSON');
+  }
+}
+
+/** The called path and query as the caller wrote them (encoded), after /publishers/{slug}. */
+export function upstreamPathOf(req: Request): { path: string; query: string } {
+  const [pathname, query = ''] = req.originalUrl.split(/\?(.*)/s, 2) as [string, string?];
+  const afterSlug = pathname.replace(/^\/publishers\/[^/]+/, '');
+  return { path: afterSlug === '' ? '/' : afterSlug, query };
+}
+
+const hasBody = (req: Request) =>
+  req.method !== 'GET' && req.method !== 'HEAD' && (Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0);
+
+async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
+  const counters = usageCountersOf(services);
+  let settled = false;
+  try {
+    const buffered = needsBufferedBody(started) ? await readCapped(started.response.body, services.config.proxy.maxBufferedBytes) : null;
+    const finished = await finishPaidCall(context, started, counters, buffered);
+    settled = true;
+    res.status(finished.status);
+    for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
+    if (buffered) return void res.end(buffered);
+    res.flushHeaders();
+    await pipeline(started.response.body, res);
+  } catch (error) {
+    if (!settled) await abandonPaidCall(context, started, 'relay_failed');
+    if (!res.headersSent) sendError(res, errorBodyOf(error, context.log, context.requestId));
+    else res.destroy();
+  }
+}
+
+/**
+ * The data plane: every method under /publishers/{slug}/… (and POST /publishers/{slug}) is metered,
+ * charged and forwarded to the publisher's upstream, streaming both ways. It runs before JSON body
+ * parsing, so request bodies reach the upstream as sent.
+ */
+export function mountPaidProxy(router: Router, services: PlatformServices): void {
+  const answer = (work: (context: RequestContext, req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
+    const context = res.locals.context as RequestContext;
+    try {
+      await work(context, req, res);
+    } catch (error) {
+      sendError(res, errorBodyOf(error, context.log, context.requestId));
+    }
+  };
+  router.get('/publishers/:slug/_tools', answer(async (context, req, res) => void res.json({ data: await listPublisherTools(context, String(req.params.slug)) })));
+  router.get('/publishers/:slug/_resources', answer(async (context, req, res) => void res.json({ data: await listPublisherResources(context, String(req.params.slug)) })));
+  const callTool = answer(async (context, req, res) => {
+    const body = await readJsonBody(req, services.config.proxy.maxBufferedBytes);
+    const outcome = await callPublisherTool(context, String(req.params.slug), String(req.params.tool), body);
+    res.set(chargeHeaders(outcome.charge)).json({ data: outcome.result });
+  });
+
+  const handle = async (req: Request, res: Response, next: () => void) => {
+    const { path, query } = upstreamPathOf(req);
+    const segments = path.split('/').filter(Boolean);
+    if (isMarketplaceSubpath(req.method, path)) return next();
+    const context = res.locals.context as RequestContext;
+    if (req.method === 'POST' && segments.length === 1 && (await isToolPublisher(context, String(req.params.slug)))) {
+      req.params.tool = decodeURIComponent(segments[0]!);
+      return callTool(req, res);
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let started: StartedCall;
+    try {
+      started = await startPaidCall(context, {
+        slug: String(req.params.slug),
+        method: req.method,
+        path,
+        query,
+        headers: req.headers,
+        body: hasBody(req) ? req : null,
+        signal: abort.signal,
+      });
+    } catch (error) {
+      return sendError(res, errorBodyOf(error, context.log, context.requestId));
+    }
+    await relay(services, context, started, res);
+  };
+  router.post('/publishers/:slug', handle);
+  router.all('/publishers/:slug/*path', handle);
+}

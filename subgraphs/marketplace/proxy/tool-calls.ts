@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../../../shared/context.js';
+import { requireIdentity } from '../../../shared/context.js';
+import { AppError, badRequest, notFound } from '../../../shared/errors.js';
+import { formatMicros } from '../services/decimal.js';
+import { loadPublisherForCall } from '../services/load-publisher-for-call.js';
+import { resolveCallTarget } from './call-target.js';
+import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { withToolClient } from './tool-client.js';
+import { usageCountersOf } from './usage-counters-of.js';
+
+async function toolPublisher(context: RequestContext, slug: string) {
+  requireIdentity(context);
+  const loaded = await loadPublisherForCall(context.services, context.em, slug);
+  if (!loaded.publisher.mcpEndpoint) throw notFound('Tool-protocol publisher', 'not_a_tool_publisher');
+  return loaded;
+}
+
+export async function listPublisherTools(context: RequestContext, slug: string) {
+  const loaded = await toolPublisher(context, slug);
+  return withToolClient(context.services, loaded, async (client) => (await client.listTools()).tools);
+}
+
+export async function listPublisherResources(context: RequestContext, slug: string) {
+  const loaded = await toolPublisher(context, slug);
+  return withToolClient(context.services, loaded, async (client) => (await client.listResources()).resources);
+}
+
+export interface ToolCallOutcome {
+  result: Record<string, unknown>;
+  charge: Charge | null;
+}
+
+/**
+ * Calls one tool with the body as its arguments, priced like a call (price_per_execution, else
+ * price_per_call). A tool that reports an error did no billable work: the hold is released.
+ */
+export async function callPublisherTool(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<ToolCallOutcome> {
+  if (args !== null && args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
+    throw badRequest('invalid_arguments', 'Tool arguments must be a JSON object');
+  }
+  const target = await resolveCallTarget(context, { slug, method: 'POST', path: `/${toolName}`, viaTools: true });
+  const identity = requireIdentity(context);
+  const callId = randomUUID();
+  const metadata = { publisher_id: target.publisher.id, publisher_slug: slug, endpoint: `tool ${toolName}` };
+  const hold: Hold | null =
+    target.reserve > 0n
+      ? await holdCallCharge(context.em, { callId, userId: identity.userId, publisherId: target.publisher.id, amount: target.reserve, metadata })
+      : null;
+  let result: Record<string, unknown>;
+  try {
+    result = await withToolClient(context.services, target.loaded, (client) =>
+      client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }),
+    );
+  } catch (error) {
+    if (hold) await releaseCallCharge(context.em, hold, 'tool_unreachable');
+    throw error;
+  }
+  if (result.isError) {
+    if (hold) await releaseCallCharge(context.em, hold, 'tool_error');
+    const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
+    throw new AppError(502, 'tool_failed', text ?? `Tool ${toolName} reported an error`);
+  }
+  const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
+  usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge ? charge.amount - target.price.fee : 0n);
+  return { result, charge };
+}
+
+export const chargeHeaders = (charge: Charge | null): Record<string, string> =>
+  charge
+    ? { 'x-charge-id': charge.chargeId, 'x-charge-amount': formatMicros(charge.amount), 'x-balance-remaining': formatMicros(charge.balanceRemaining) }
+    : {};

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { startFakeUpstream, type FakeUpstream } from '../fixtures/upstream-server.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { registerAgent, signUpVerified } from '../support/accounts.js';
+import { createPublisher } from '../support/publishers.js';
+import { fundWallet } from '../support/funding.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+
+let upstream: FakeUpstream;
+let open: TestPlatform;
+let guarded: TestPlatform;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  open = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true' });
+  guarded = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'false', PROXY_ALLOWED_UPSTREAM_ORIGINS: upstream.url });
+});
+afterAll(async () => {
+  await open.close();
+  await guarded.close();
+  await upstream.close();
+});
+checkLedgerAfterEach(() => open);
+
+async function fundedAgent(t: TestPlatform, amount = '1.00') {
+  const agent = await registerAgent(t, { name: 'caller' });
+  await fundWallet(t, agent.id, amount);
+  return agent;
+}
+
+const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
+
+describe('tool-protocol publishers', () => {
+  async function toolPublisher() {
+    const owner = await signUpVerified(open);
+    return createPublisher(open, owner.accessToken, {
+      publisher_category: 'compute',
+      compute_type: 'function',
+      integration_type: null,
+      api_url: null,
+      mcp_endpoint: `${upstream.url}/mcp`,
+      api_key_header: 'X-Api-Key',
+      upstream_api_key: 'tool-key',
+      gateway_fee_percent: '0',
+      endpoints: [],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03' }],
+    });
+  }
+
+  it('lists tools and resources through the official MCP client', async () => {
+    const pub = await toolPublisher();
+    const agent = await fundedAgent(open);
+    const tools = await open.api.get(`/publishers/${pub.slug}/_tools`, { token: agent.api_key });
+    expect(tools.status).toBe(200);
+    expect(tools.body.data.map((tool: any) => tool.name).sort()).toEqual(['add', 'fail']);
+    const resources = await open.api.get(`/publishers/${pub.slug}/_resources`, { token: agent.api_key });
+    expect(resources.body.data).toEqual([expect.objectContaining({ uri: 'docs://readme' })]);
+    expect((await open.api.get(`/publishers/${pub.slug}/_tools`)).status).toBe(401);
+  });
+
+  it('calls a tool with the body as arguments, charging price_per_execution', async () => {
+    const pub = await toolPublisher();
+    const agent = await fundedAgent(open);
+    const response = await open.api.post(`/publishers/${pub.slug}/add`, { a: 2, b: 40 }, { token: agent.api_key });
+    expect(response.status).toBe(200);
+    expect(response.body.data.content).toEqual([{ type: 'text', text: '42' }]);
+    expect(response.headers.get('x-charge-amount')).toBe('0.03');
+    expect(await balanceOf(open, agent.api_key)).toBe('0.97');
+  });
+
+  it('charges nothing when the tool reports an error', async () => {
+    const pub = await toolPublisher();
+    const agent = await fundedAgent(open);
+    const response = await open.api.post(`/publishers/${pub.slug}/fail`, {}, { token: agent.api_key });
+    expect(response.status).toBe(502);
+    expect(response.body.error).toEqual({ code: 'tool_failed', message: 'tool failed on purpose' });
+    expect(await balanceOf(open, agent.api_key)).toBe('1.00');
+  });
+
+  it('a publisher without mcp_endpoint has no tools', async () => {
+    const owner = await signUpVerified(open);
+    const pub = await createPublisher(open, owner.accessToken, { api_url: upstream.url });
+    const agent = await fundedAgent(open);
+    expect((await open.api.get(`/publishers/${pub.slug}/_tools`, { token: agent.api_key })).body.error.code).toBe('not_a_tool_publisher');
+  });
+});
+
+describe('GraphQL callPublisher', () => {
+  const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $input) { status contentType json chargeId chargeAmount balanceRemaining } }`;
+
+  it('makes the same paid call as the REST data plane', async () => {
+    const owner = await signUpVerified(open);
+    const pub = await createPublisher(open, owner.accessToken, {
+      api_url: upstream.url,
+      gateway_fee_percent: '0',
+      endpoints: [{ method: 'POST', path: '/echo/{thing}', description: 'Echo' }],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
+    });
+    const agent = await fundedAgent(open);
+    const response = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/echo/x', query: { q: 1 }, body: { hi: true } } }, { token: agent.api_key });
+    expect(response.body.errors).toBeUndefined();
+    const result = response.body.data.callPublisher;
+    expect(result).toMatchObject({ status: 200, chargeAmount: '0.01', balanceRemaining: '0.99' });
+    expect(result.json).toMatchObject({ method: 'POST', path: '/echo/x', query: { q: '1' }, body: '{"hi":true}' });
+    expect(result.json.headers['x-api-key']).toBe('sk_upstream_secret_123');
+    const broke = await registerAgent(open);
+    const refused = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/echo/x' } }, { token: broke.api_key });
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'insufficient_balance', status: 402 });
+  });
+});
+
+describe('the SSRF guard on the paid path', () => {
+  it.each([
+    ['loopback', 'http://127.0.0.1:9/'],
+    ['a private network', 'http://10.0.0.1/'],
+    ['cloud metadata', 'http://169.254.169.254/latest/'],
+    ['a hostname resolving to loopback', 'http://localhost:9/'],
+  ])('refuses an upstream on %s and charges nothing', async (_label, apiUrl) => {
+    const owner = await signUpVerified(guarded);
+    const pub = await createPublisher(guarded, owner.accessToken, { api_url: apiUrl, gateway_fee_percent: '0', undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent(guarded);
+    const response = await guarded.api.get(`/publishers/${pub.slug}/anything`, { token: agent.api_key });
+    expect(response.status).toBe(502);
+    expect(response.body.error.code).toBe('upstream_address_blocked');
+    expect(await balanceOf(guarded, agent.api_key)).toBe('1.00');
+  });
+
+  it('hands a redirect back to the caller instead of following it', async () => {
+    const owner = await signUpVerified(guarded);
+    const pub = await createPublisher(guarded, owner.accessToken, { api_url: upstream.url, undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent(guarded);
+    const before = upstream.requests.filter((r) => r.path === '/echo/after-redirect').length;
+    const response = await guarded.api.get(`/publishers/${pub.slug}/redirect`, { token: agent.api_key });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/echo/after-redirect');
+    expect(upstream.requests.filter((r) => r.path === '/echo/after-redirect').length).toBe(before);
+  });
+
+  it('refuses a token exchange that redirects to a private address', async () => {
+    const owner = await signUpVerified(guarded);
+    const pub = await createPublisher(guarded, owner.accessToken, {
+      api_url: upstream.url,
+      token_exchange_url: `${upstream.url}/redirect`,
+      token_exchange_credentials: { client_id: 'x' },
+      api_key_header: null,
+      upstream_api_key: undefined,
+    });
+    const agent = await fundedAgent(guarded);
+    const response = await guarded.api.get(`/publishers/${pub.slug}/v1/markets`, { token: agent.api_key });
+    expect(response.status).toBe(502);
+    expect(['upstream_address_blocked', 'upstream_token_exchange_failed']).toContain(response.body.error.code);
+  });
+});

@@ -1,0 +1,295 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { startFakeUpstream, type FakeUpstream } from '../fixtures/upstream-server.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { registerAgent, signUpVerified } from '../support/accounts.js';
+import { createPublisher } from '../support/publishers.js';
+import { fundPrepaid, fundWallet } from '../support/funding.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
+
+let t: TestPlatform;
+let upstream: FakeUpstream;
+let ownerToken: string;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', PROXY_TIMEOUT_MS: '1000' });
+  ownerToken = (await signUpVerified(t)).accessToken;
+});
+afterAll(async () => {
+  await t.close();
+  await upstream.close();
+});
+checkLedgerAfterEach(() => t);
+
+const balanceOf = async (key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance as string;
+
+/** A publisher on the fake upstream: per-call 0.01 (0.02 for POST), 10% gateway fee. */
+async function publisher(overrides: Record<string, unknown> = {}) {
+  return createPublisher(t, ownerToken, {
+    api_url: upstream.url,
+    api_key_header: 'X-Api-Key',
+    upstream_api_key: 'sk_upstream_secret',
+    gateway_fee_percent: '10',
+    endpoints: [
+      { method: 'GET', path: '/echo/{thing}', description: 'Echo' },
+      { method: 'GET', path: '/echo/priced/{thing}', description: 'Priced', price: '0.05' },
+      { method: 'GET', path: '/echo/public', description: 'Public', access: 'public_anonymous' },
+      { method: 'GET', path: '/echo/secret', description: 'Off limits', is_protected: true, protection_reason: 'Admin only' },
+      { method: 'GET', path: '/sse', description: 'Stream' },
+      { method: 'GET', path: '/slow', description: 'Slow' },
+      { method: 'GET', path: '/fail', description: 'Fails' },
+      { method: 'GET', path: '/not-found', description: 'Missing' },
+      { method: 'POST', path: '/echo/{thing}', description: 'Echo body' },
+    ],
+    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_post: '0.02' }],
+    ...overrides,
+  });
+}
+
+async function fundedAgent(amount = '1.00') {
+  const agent = await registerAgent(t, { name: 'caller' });
+  await fundWallet(t, agent.id, amount);
+  return agent;
+}
+
+describe('forwarding', () => {
+  it('injects the upstream credential, keeps the caller’s Authorization away, and returns the upstream answer unchanged', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/hello?x=1&y=two`, { token: agent.api_key, headers: { cookie: 'a=b' } });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ method: 'GET', path: '/echo/hello', query: { x: '1', y: 'two' } });
+    expect(response.body.headers['x-api-key']).toBe('sk_upstream_secret');
+    expect(response.body.headers.authorization).toBeUndefined();
+    expect(response.body.headers.cookie).toBeUndefined();
+    expect(response.body.data).toBeUndefined();
+  });
+
+  it('forwards request bodies and methods', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const response = await t.api.post(`/publishers/${pub.slug}/echo/body`, { hello: 'world' }, { token: agent.api_key });
+    expect(response.body).toMatchObject({ method: 'POST', path: '/echo/body', body: '{"hello":"world"}' });
+    expect(response.body.headers['content-type']).toBe('application/json');
+  });
+
+  it('streams an event stream event by event', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/sse?gap=300`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-charge-amount')).toBe('0.011');
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    const arrivedAlone = new TextDecoder().decode(first.value);
+    expect(arrivedAlone).toBe('data: event 1\n\n');
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
+    expect(rest).toBe('data: event 2\n\ndata: event 3\n\n');
+  });
+});
+
+describe('charging', () => {
+  it('charges price plus fee, says so in headers, and lists the charge in the wallet', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect(response.headers.get('x-charge-amount')).toBe('0.011');
+    expect(response.headers.get('x-balance-remaining')).toBe('0.989');
+    expect(response.headers.get('x-charge-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await balanceOf(agent.api_key)).toBe('0.989');
+    const priced = await t.api.get(`/publishers/${pub.slug}/echo/priced/b`, { token: agent.api_key });
+    expect(priced.headers.get('x-charge-amount')).toBe('0.055');
+    const post = await t.api.post(`/publishers/${pub.slug}/echo/c`, {}, { token: agent.api_key });
+    expect(post.headers.get('x-charge-amount')).toBe('0.022');
+    expect(await balanceOf(agent.api_key)).toBe('0.912');
+    const transactions = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data;
+    const charge = transactions.find((tx: any) => tx.id === response.headers.get('x-charge-id'));
+    expect(charge).toMatchObject({ direction: 'debit', amount: '-0.011', metadata: { publisher_slug: pub.slug, endpoint: 'GET /echo/{thing}', status: 200 } });
+  });
+
+  it('pays the publisher the price and the platform the fee', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payable] = await em.execute(
+      `select sum(credits_posted - debits_posted) as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+      [pub.id],
+    );
+    expect(String(payable.balance)).toBe('10000');
+  });
+
+  it('spends prepaid credits with the publisher before the wallet', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    await fundPrepaid(t, agent.id, pub.id, '0.02');
+    await t.api.get(`/publishers/${pub.slug}/echo/1`, { token: agent.api_key });
+    expect(await balanceOf(agent.api_key)).toBe('1.00');
+    await t.api.get(`/publishers/${pub.slug}/echo/2`, { token: agent.api_key });
+    expect(await balanceOf(agent.api_key)).toBe('0.989');
+  });
+
+  it('answers 402 when the balance cannot cover the price, and the upstream receives nothing', async () => {
+    const pub = await publisher();
+    const agent = await registerAgent(t, { name: 'broke' });
+    const before = upstream.requests.length;
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect(response.status).toBe(402);
+    expect(response.body.error.code).toBe('insufficient_balance');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it.each([
+    ['a 500', '/fail', 500],
+    ['a 404', '/not-found', 404],
+    ['a timeout', '/slow?ms=3000', 504],
+  ])('charges nothing for %s', async (_label, path, status) => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    const response = await t.api.get(`/publishers/${pub.slug}${path}`, { token: agent.api_key });
+    expect(response.status).toBe(status);
+    expect(response.headers.get('x-charge-id')).toBeNull();
+    expect(await balanceOf(agent.api_key)).toBe('1.00');
+  });
+
+  it('charges nothing when the upstream cannot be reached (502)', async () => {
+    const pub = await publisher({ api_url: 'http://127.0.0.1:9/' });
+    const agent = await fundedAgent('1.00');
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect(response.status).toBe(502);
+    expect(response.body.error.code).toBe('upstream_unreachable');
+    expect(await balanceOf(agent.api_key)).toBe('1.00');
+  });
+
+  it('pay_per_use charges the reported cost plus fee, capped at the reserve, with a fallback when no cost is reported', async () => {
+    const pub = await publisher({
+      billing_model: 'pay_per_use',
+      upstream_cost_response_path: 'usage.cost',
+      endpoints: [{ method: 'GET', path: '/usage', description: 'Metered' }],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', reserve_max_charge: '0.10', unresolved_fallback_charge: '0.03' }],
+    });
+    const agent = await fundedAgent('1.00');
+    const reported = await t.api.get(`/publishers/${pub.slug}/usage?cost=0.02`, { token: agent.api_key });
+    expect(reported.headers.get('x-charge-amount')).toBe('0.022');
+    const capped = await t.api.get(`/publishers/${pub.slug}/usage?cost=5`, { token: agent.api_key });
+    expect(capped.headers.get('x-charge-amount')).toBe('0.10');
+    const unresolved = await t.api.get(`/publishers/${pub.slug}/usage`, { token: agent.api_key });
+    expect(unresolved.headers.get('x-charge-amount')).toBe('0.033');
+    expect(await balanceOf(agent.api_key)).toBe('0.845');
+  });
+
+  it('200 parallel calls from a wallet that covers 50: exactly 50 reach the upstream and succeed, 150 get 402', async () => {
+    const pub = await publisher({ endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }], gateway_fee_percent: '0' });
+    const agent = await fundedAgent('0.50');
+    const before = upstream.requests.filter((r) => r.path.startsWith('/echo/race')).length;
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => t.api.get(`/publishers/${pub.slug}/echo/race-${i}`, { token: agent.api_key })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(150);
+    expect(upstream.requests.filter((r) => r.path.startsWith('/echo/race')).length - before).toBe(50);
+    expect(await balanceOf(agent.api_key)).toBe('0.00');
+  });
+});
+
+describe('access policy', () => {
+  it('default_deny refuses undocumented paths; default_allow forwards them', async () => {
+    const denying = await publisher({ undocumented_endpoint_policy: 'default_deny' });
+    const allowing = await publisher({ undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent();
+    const denied = await t.api.get(`/publishers/${denying.slug}/elsewhere`, { token: agent.api_key });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('endpoint_not_allowed');
+    expect((await t.api.get(`/publishers/${allowing.slug}/elsewhere`, { token: agent.api_key })).status).toBe(200);
+  });
+
+  it('refuses protected endpoints with their reason', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/secret`, { token: agent.api_key });
+    expect(response.status).toBe(403);
+    expect(response.body.error).toEqual({ code: 'endpoint_protected', message: 'Admin only' });
+  });
+
+  it('public_anonymous endpoints need no credential and are free when unpriced', async () => {
+    const pub = await publisher({ pricing: [] });
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/public`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-charge-id')).toBeNull();
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/other`)).status).toBe(401);
+  });
+
+  it('rate limits per caller with max_queries_per_minute and charges nothing for refused calls', async () => {
+    const pub = await publisher({ pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', max_queries_per_minute: 2 }] });
+    const agent = await fundedAgent('1.00');
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await t.api.get(`/publishers/${pub.slug}/echo/${i}`, { token: agent.api_key })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect(await balanceOf(agent.api_key)).toBe('0.978');
+  });
+
+  it('answers 503 upstream_not_configured and charges nothing when the upstream key is missing', async () => {
+    const pub = await publisher({ upstream_api_key: undefined });
+    const agent = await fundedAgent('1.00');
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect(response.status).toBe(503);
+    expect(response.body.error.code).toBe('upstream_not_configured');
+    expect(await balanceOf(agent.api_key)).toBe('1.00');
+  });
+
+  it('answers 400 oauth_connection_required for a publisher acting on the user’s own account', async () => {
+    const pub = await publisher({ requires_user_oauth: true });
+    const agent = await fundedAgent();
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe('oauth_connection_required');
+  });
+
+  it('404 for an unknown publisher; catalogue routes under a publisher are not proxied', async () => {
+    const agent = await fundedAgent();
+    expect((await t.api.get('/publishers/no-such-publisher/echo/a', { token: agent.api_key })).status).toBe(404);
+    const pub = await publisher();
+    const estimate = await t.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'GET', path: '/echo/a' });
+    expect(estimate.body.data.estimated_cost).toBe('0.011');
+  });
+});
+
+describe('token exchange', () => {
+  it('exchanges the stored credentials once, caches the token, and sends it upstream', async () => {
+    const pub = await publisher({
+      api_key_header: null,
+      upstream_api_key: undefined,
+      token_exchange_url: `${upstream.url}/oauth/token`,
+      token_exchange_method: 'POST',
+      token_exchange_mode: 'header',
+      token_response_field: 'access_token',
+      token_cache_ttl_seconds: 600,
+      token_exchange_credentials: { client_id: 'platform', client_secret: 'shh' },
+    });
+    const agent = await fundedAgent();
+    const before = upstream.tokenExchanges;
+    const first = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    const second = await t.api.get(`/publishers/${pub.slug}/echo/b`, { token: agent.api_key });
+    expect(first.body.headers.authorization).toBe(`Bearer exchanged-${before + 1}`);
+    expect(second.body.headers.authorization).toBe(`Bearer exchanged-${before + 1}`);
+    expect(upstream.tokenExchanges).toBe(before + 1);
+    const exchange = upstream.requests.filter((r) => r.path === '/oauth/token').at(-1)!;
+    expect(JSON.parse(exchange.body)).toEqual({ client_id: 'platform', client_secret: 'shh' });
+  });
+});
+
+describe('publisher counters', () => {
+  it('counts queries, distinct callers exactly, and the publisher’s revenue', async () => {
+    const pub = await publisher();
+    const first = await fundedAgent();
+    const second = await fundedAgent();
+    for (const agent of [first, first, second]) await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    await usageCountersOf(t.platform.services).flush();
+    const record = (await t.api.get(`/publishers/${pub.slug}`)).body.data;
+    expect(record).toMatchObject({ total_queries: 3, unique_agents_served: 2, total_revenue_atomic: 30000 });
+  });
+});
