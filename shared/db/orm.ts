@@ -3,6 +3,10 @@ import { ReflectMetadataProvider } from '@mikro-orm/decorators/legacy';
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import type { SubgraphModule } from '../subgraph.js';
+import { ledgerMigrations } from '../ledger/migrations.js';
+import { x402Migrations } from '../x402/migrations.js';
+
+const kernelMigrations: MigrationObject[] = [...ledgerMigrations, ...x402Migrations];
 
 export interface OrmOptions {
   url: string;
@@ -14,9 +18,12 @@ export function collectEntities(modules: SubgraphModule[]): EntityClass<any>[] {
   return modules.flatMap((module) => module.entities);
 }
 
-/** Every subgraph owns its migrations; they run as one ordered list (names start with a timestamp). */
+/**
+ * The kernel's tables (the ledger, x402 payments) are used by several subgraphs, so every process
+ * applies them; each subgraph owns its own. One ordered list (names start with a timestamp).
+ */
 export function collectMigrations(modules: SubgraphModule[]): MigrationObject[] {
-  return modules.flatMap((module) => module.migrations).sort((a, b) => a.name.localeCompare(b.name));
+  return [...kernelMigrations, ...modules.flatMap((module) => module.migrations)].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function createOrm(modules: SubgraphModule[], options: OrmOptions): Promise<MikroORM> {

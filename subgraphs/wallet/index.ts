@@ -1,8 +1,6 @@
 import type { SubgraphModule } from '../../shared/subgraph.js';
 import { buildFederatedSchema } from '../../shared/federation.js';
-import { ledgerMigrations } from '../../shared/ledger/index.js';
 import { memoize } from '../../shared/memoize.js';
-import { x402Migrations } from '../../shared/x402/index.js';
 import { walletEntities } from './entities/index.js';
 import { cryptoDepositRoute } from './http/crypto-deposit.js';
 import { stripeWebhookRoute } from './http/stripe-webhook.js';
@@ -21,7 +19,7 @@ export const walletSubgraph: SubgraphModule = {
   tablePrefix: 'wallet_',
   entities: walletEntities,
   /** The ledger's and x402's tables (`ledger_*`, `x402_*`, owned by shared/) are created with the wallet's. */
-  migrations: [...ledgerMigrations, ...x402Migrations, ...walletMigrations],
+  migrations: walletMigrations,
   buildSchema: memoize(() =>
     buildFederatedSchema(
       {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
-import { registerAgent } from '../support/accounts.js';
+import { registerAgent, signUpVerified } from '../support/accounts.js';
+import { createPublisher } from '../support/publishers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { signPaymentHeader } from '../support/x402.js';
@@ -11,10 +12,14 @@ const PLATFORM_PAY_TO = Wallet.createRandom().address;
 const payer = Wallet.createRandom();
 let t: TestPlatform;
 let facilitator: FakeFacilitator;
+/** A catalogued publisher paid at the platform's address. */
+let publisherId: string;
 
 beforeAll(async () => {
   facilitator = await new FakeFacilitator().start();
   t = await startTestPlatform({ X402_PAY_TO: PLATFORM_PAY_TO, X402_NETWORK: 'eip155:84532', X402_FACILITATOR_URL: facilitator.url });
+  const owner = await signUpVerified(t);
+  publisherId = (await createPublisher(t, owner.accessToken, { wallet_address: PLATFORM_PAY_TO, wallet_network_id: 'eip155:84532' })).id;
 });
 afterAll(async () => {
   await t?.close();
@@ -31,7 +36,7 @@ function deposit(token: string, body: Record<string, unknown>, paymentHeader?: s
 describe('on-chain deposit (x402)', () => {
   it('without a payment header answers 402 with v1 requirements in the body and v2 in PAYMENT-REQUIRED', async () => {
     const agent = await registerAgent(t);
-    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() });
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId });
     expect(response.status).toBe(402);
     expect(response.body).toEqual({
       x402Version: 1,
@@ -57,7 +62,6 @@ describe('on-chain deposit (x402)', () => {
 
   it('a valid signed payment is settled through the facilitator and credits the prepaid balance with that publisher', async () => {
     const agent = await registerAgent(t);
-    const publisherId = randomUUID();
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n });
     const calls = facilitator.calls.length;
     const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, header);
@@ -76,7 +80,7 @@ describe('on-chain deposit (x402)', () => {
   it('accepts a version 2 PAYMENT-SIGNATURE and answers PAYMENT-RESPONSE', async () => {
     const agent = await registerAgent(t);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 250_000n, version: 2 });
-    const response = await deposit(agent.api_key, { amount: '0.25', publisher_id: randomUUID() }, header, 'PAYMENT-SIGNATURE');
+    const response = await deposit(agent.api_key, { amount: '0.25', publisher_id: publisherId }, header, 'PAYMENT-SIGNATURE');
     expect(response.status).toBe(200);
     expect(decode(response.headers.get('payment-response')).success).toBe(true);
   });
@@ -90,7 +94,7 @@ describe('on-chain deposit (x402)', () => {
   ])('refuses %s with 402 and credits nothing', async (_label, overrides, reason) => {
     const agent = await registerAgent(t);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n, ...overrides });
-    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, header);
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, header);
     expect([response.status, response.body.error]).toEqual([402, reason]);
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
   });
@@ -101,15 +105,14 @@ describe('on-chain deposit (x402)', () => {
     const message = decode(header);
     message.payload.authorization.from = Wallet.createRandom().address;
     const forged = Buffer.from(JSON.stringify(message)).toString('base64');
-    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, forged);
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, forged);
     expect([response.status, response.body.error]).toEqual([402, 'invalid_exact_evm_payload_signature']);
-    const garbage = await deposit(agent.api_key, { amount: '1.50', publisher_id: randomUUID() }, 'not base64 json');
+    const garbage = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, 'not base64 json');
     expect([garbage.status, garbage.body.error]).toEqual([402, 'invalid_payload']);
   });
 
   it('accepts each (network, payer, nonce) once: a replay, even concurrent, pays nothing more', async () => {
     const agent = await registerAgent(t);
-    const publisherId = randomUUID();
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n, nonce: `0x${randomBytes(32).toString('hex')}` });
     const results = await Promise.all([1, 2, 3].map(() => deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header)));
     expect(results.map((result) => result.status).sort()).toEqual([200, 402, 402]);
@@ -124,7 +127,7 @@ describe('on-chain deposit (x402)', () => {
     facilitator.refuseSettlement = true;
     try {
       const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n });
-      const response = await deposit(agent.api_key, { amount: '0.50', publisher_id: randomUUID() }, header);
+      const response = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
       expect([response.status, response.body.error]).toEqual([402, 'insufficient_funds']);
     } finally {
       facilitator.refuseSettlement = false;
@@ -139,11 +142,11 @@ describe('on-chain deposit (x402)', () => {
     try {
       const calls = facilitator.calls.length;
       const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n });
-      const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, header);
+      const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, header);
       expect(response.status).toBe(200);
       expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'base-sepolia' });
       const v2 = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, version: 2 });
-      const answered = await deposit(agent.api_key, { amount: '0.10', publisher_id: randomUUID() }, v2, 'PAYMENT-SIGNATURE');
+      const answered = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, v2, 'PAYMENT-SIGNATURE');
       expect(decode(answered.headers.get('payment-response')).network).toBe('eip155:84532');
       expect(facilitator.calls.length).toBe(calls);
     } finally {

@@ -9,8 +9,9 @@ import { creditFromPromotions, walletCreditOf } from './credits.js';
 const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 const claimKey = (userId: string, day: string) => `daily-claim:${userId}:${day}`;
 
-function nextUtcMidnight(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1));
+/** Midnight UTC `days` after the start of `at`'s day (0: the start of that day). */
+function utcMidnight(at: Date, days: number): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + days));
 }
 
 export async function readDailyEligibility(context: RequestContext): Promise<DailyClaimEligibility> {
@@ -20,7 +21,8 @@ export async function readDailyEligibility(context: RequestContext): Promise<Dai
   return {
     eligible: !today,
     amount: formatMoney(context.services.config.wallet.dailyClaim),
-    nextClaimAt: today ? nextUtcMidnight(now) : now,
+    // An open claim opened at the start of today; a taken one opens again at the next midnight.
+    nextClaimAt: utcMidnight(now, today ? 1 : 0),
     lastClaimedAt: today?.createdAt ?? null,
   };
 }
