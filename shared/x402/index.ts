@@ -6,3 +6,4 @@ export { settlePayment, type Settlement, type SettlementOptions } from './settle
 export { markPayment, recordPayment } from './payments.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';
+export { PaymentRequired, paymentHeaderOf, paymentReceiptHeaders, sendPaymentRequired } from './http.js';

@@ -24,6 +24,8 @@ export interface CallTarget {
   chargesUpstreamCost: boolean;
   /** public_anonymous endpoints need no credential. */
   anonymousAllowed: boolean;
+  /** x402_per_request: the call may be paid on-chain, per request. */
+  payableOnChain: boolean;
 }
 
 export function pricingOf(rows: PublisherPricing[]): PublisherPricing {
@@ -47,7 +49,7 @@ function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): 
  */
 export async function resolveCallTarget(
   context: RequestContext,
-  call: { slug: string; method: string; path: string; viaTools?: boolean; paysOnChain?: boolean },
+  call: { slug: string; method: string; path: string; viaTools?: boolean },
 ): Promise<CallTarget> {
   const loaded = await loadPublisherForCall(context.services, context.em, call.slug);
   const { publisher } = loaded;
@@ -60,7 +62,8 @@ export async function resolveCallTarget(
     throw forbidden(endpoint.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }
   const anonymousAllowed = endpoint?.access === 'public_anonymous';
-  if (!anonymousAllowed && !context.identity && !call.paysOnChain) throw unauthorized();
+  // A caller without an account can still pay an x402_per_request publisher on-chain.
+  if (!anonymousAllowed && !context.identity && publisher.billingModel !== 'x402_per_request') throw unauthorized();
   if (publisher.requiresUserOauth) {
     throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
   }
@@ -82,6 +85,7 @@ export async function resolveCallTarget(
     reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total,
     chargesUpstreamCost,
     anonymousAllowed,
+    payableOnChain: publisher.billingModel === 'x402_per_request' && price.total > 0n,
   };
 }
 

@@ -3,7 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RequestContext } from '../../../shared/context.js';
-import { tooManyRequests, unauthorized } from '../../../shared/errors.js';
+import { AppError, tooManyRequests, unauthorized } from '../../../shared/errors.js';
+import { paymentHeaderOf, paymentReceiptHeaders, PaymentRequired } from '../../../shared/x402/index.js';
 import { formatMicros } from '../services/decimal.js';
 import { priceUpstreamCost } from '../services/pricing.js';
 import { callerKey, resolveCallTarget, type CallTarget } from './call-target.js';
@@ -13,6 +14,7 @@ import { upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { upstreamUrl } from './upstream-url.js';
 import type { UsageCounters } from './usage-counters.js';
+import { acceptCallPayment, callPaymentTerms, dropCallPayment, settleCallPayment, type OnChainPayment } from './x402-calls.js';
 
 export interface PaidCallRequest {
   slug: string;
@@ -30,6 +32,8 @@ export interface StartedCall {
   callId: string;
   target: CallTarget;
   hold: Hold | null;
+  /** Paid per request on-chain (x402) instead of from the wallet. */
+  onChain: OnChainPayment | null;
   response: Dispatcher.ResponseData;
   request: PaidCallRequest;
 }
@@ -69,15 +73,12 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
   const target = await resolveCallTarget(context, request);
   await enforceCallRate(context, target);
   let hold: Hold | null = null;
-  if (target.reserve > 0n) {
-    if (!context.identity) throw unauthorized('This endpoint is priced: call it with an API key or access token');
-    hold = await holdCallCharge(context.em, {
-      callId,
-      userId: context.identity.userId,
-      publisherId: target.publisher.id,
-      amount: target.reserve,
-      metadata: chargeMetadata(target, request, { status: 'pending' }),
-    });
+  let onChain: OnChainPayment | null = null;
+  const paymentHeader = target.payableOnChain ? paymentHeaderOf(request.headers) : null;
+  if (paymentHeader) {
+    onChain = await acceptCallPayment(context, target, request.path, paymentHeader);
+  } else if (target.reserve > 0n) {
+    hold = await holdFromWallet(context, target, request, callId);
   }
   try {
     const credentials = await upstreamCredentials(context.services, target.loaded);
@@ -88,9 +89,36 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
       body: request.body,
       signal: request.signal,
     });
-    return { callId, target, hold, response, request };
+    return { callId, target, hold, onChain, response, request };
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
+    if (onChain) await dropCallPayment(context, onChain);
+    throw error;
+  }
+}
+
+/**
+ * The wallet pays (prepaid credits first). For an x402_per_request publisher, a caller without an
+ * account or without enough balance is answered with the call's on-chain payment instructions.
+ */
+async function holdFromWallet(context: RequestContext, target: CallTarget, request: PaidCallRequest, callId: string): Promise<Hold> {
+  const onChainTerms = () => callPaymentTerms(context, target, request.path);
+  if (!context.identity) {
+    if (target.payableOnChain) throw new PaymentRequired(onChainTerms(), 'invalid_payment');
+    throw unauthorized('This endpoint is priced: call it with an API key or access token');
+  }
+  try {
+    return await holdCallCharge(context.em, {
+      callId,
+      userId: context.identity.userId,
+      publisherId: target.publisher.id,
+      amount: target.reserve,
+      metadata: chargeMetadata(target, request, { status: 'pending' }),
+    });
+  } catch (error) {
+    if (target.payableOnChain && error instanceof AppError && error.code === 'insufficient_balance') {
+      throw new PaymentRequired(onChainTerms(), 'insufficient_funds');
+    }
     throw error;
   }
 }
@@ -105,11 +133,18 @@ export async function finishPaidCall(
   counters: UsageCounters,
   body: Buffer | null,
 ): Promise<FinishedCall> {
-  const { target, hold, response, request } = started;
+  const { target, hold, onChain, response, request } = started;
   const headers = callerResponseHeaders(response.headers);
   const success = isSuccess(response.statusCode);
   let charge: Charge | null = null;
-  if (hold && success) {
+  if (onChain) {
+    if (!success) {
+      await dropCallPayment(context, onChain);
+      return { status: response.statusCode, headers, charge };
+    }
+    Object.assign(headers, paymentReceiptHeaders(await settleCallPayment(context, target, onChain)));
+    counters.record(target.publisher.id, context.identity?.userId ?? null, target.price.total - target.price.fee);
+  } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent)
       : target.price;
@@ -143,4 +178,5 @@ export const needsBufferedBody = (started: StartedCall) =>
 export async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
   started.response.body.destroy();
   if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
+  if (started.onChain) await dropCallPayment(context, started.onChain);
 }

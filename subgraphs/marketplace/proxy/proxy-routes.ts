@@ -10,6 +10,13 @@ import { callPublisherTool, chargeHeaders, listPublisherResources, listPublisher
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { Publisher } from '../entities/publisher.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
+import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
+
+/** Errors of the data plane; an x402 payment requirement is answered in the protocol's own shape. */
+function sendProxyError(res: Response, context: RequestContext, error: unknown): void {
+  if (error instanceof PaymentRequired) return sendPaymentRequired(res, error.terms, error.reason);
+  sendError(res, errorBodyOf(error, context.log, context.requestId));
+}
 
 async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
   const publisher = await context.em.findOne(Publisher, { slug, isActive: true }, { fields: ['id', 'mcpEndpoint'] });
@@ -53,7 +60,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     await pipeline(started.response.body, res);
   } catch (error) {
     if (!settled) await abandonPaidCall(context, started, 'relay_failed');
-    if (!res.headersSent) sendError(res, errorBodyOf(error, context.log, context.requestId));
+    if (!res.headersSent) sendProxyError(res, context, error);
     else res.destroy();
   }
 }
@@ -105,7 +112,7 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
         signal: abort.signal,
       });
     } catch (error) {
-      return sendError(res, errorBodyOf(error, context.log, context.requestId));
+      return sendProxyError(res, context, error);
     }
     await relay(services, context, started, res);
   };

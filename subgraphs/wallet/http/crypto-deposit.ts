@@ -1,20 +1,8 @@
-import express, { type Response, type Router } from 'express';
+import express, { type Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import type { PlatformServices } from '../../../shared/services.js';
-import {
-  encodeHeaderJson,
-  paymentRequiredBody,
-  paymentRequiredHeader,
-  PaymentRejected,
-  type PaymentTerms,
-  type X402Reason,
-} from '../../../shared/x402/index.js';
+import { paymentHeaderOf, paymentReceiptHeaders, PaymentRejected, sendPaymentRequired, type PaymentTerms } from '../../../shared/x402/index.js';
 import { acceptCryptoDeposit, cryptoDepositTerms } from '../services/crypto-deposits.js';
-
-function answerPaymentRequired(res: Response, terms: PaymentTerms, error: X402Reason) {
-  res.setHeader('PAYMENT-REQUIRED', paymentRequiredHeader(terms, error));
-  res.status(402).json(paymentRequiredBody(terms, error));
-}
 
 /**
  * POST /wallet/deposit/crypto: the x402 two-step flow. It is a raw route because the protocol
@@ -27,16 +15,13 @@ export function cryptoDepositRoute(router: Router, _services: PlatformServices) 
     try {
       const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
       terms = await cryptoDepositTerms(context, body);
-      const header = req.header('x-payment') ?? req.header('payment-signature');
+      const header = paymentHeaderOf(req.headers);
       // `error` must be one of the x402 package's reasons; a missing payment is `invalid_payment`.
-      if (!header) return answerPaymentRequired(res, terms, 'invalid_payment');
+      if (!header) return sendPaymentRequired(res, terms, 'invalid_payment');
       const result = await acceptCryptoDeposit(context, terms, body.publisher_id, header);
-      const receipt = encodeHeaderJson(result.settlement);
-      res.setHeader('X-PAYMENT-RESPONSE', receipt);
-      res.setHeader('PAYMENT-RESPONSE', receipt);
-      res.json({ data: result.data });
+      res.set(paymentReceiptHeaders(result.settlement)).json({ data: result.data });
     } catch (error) {
-      if (error instanceof PaymentRejected && terms) return answerPaymentRequired(res, terms, error.reason);
+      if (error instanceof PaymentRejected && terms) return sendPaymentRequired(res, terms, error.reason);
       next(error);
     }
   });

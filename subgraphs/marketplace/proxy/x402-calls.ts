@@ -1,0 +1,114 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../../shared/context.js';
+import { AppError } from '../../../shared/errors.js';
+import { pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
+import { formatMoney } from '../../../shared/money.js';
+import {
+  decodePaymentHeader,
+  findNetwork,
+  markPayment,
+  PaymentRejected,
+  PaymentRequired,
+  recordPayment,
+  settlePayment,
+  verifyExactPayment,
+  type PaymentTerms,
+  type Settlement,
+  type VerifiedPayment,
+} from '../../../shared/x402/index.js';
+import type { CallTarget } from './call-target.js';
+
+export interface OnChainPayment {
+  terms: PaymentTerms;
+  payment: VerifiedPayment;
+  /** Paid to the platform's own address (the publisher has none): the ledger books it for payout. */
+  paidToPlatform: boolean;
+}
+
+/**
+ * What one call of an x402_per_request publisher costs on-chain: price plus fee, paid to the
+ * publisher's wallet on its network, or to the platform's X402_PAY_TO when it has none.
+ */
+export function callPaymentTerms(context: RequestContext, target: CallTarget, path: string): PaymentTerms & { paidToPlatform: boolean } {
+  const { publisher } = target;
+  const own = findNetwork(publisher.walletNetworkId);
+  const base = {
+    amount: target.price.total,
+    resource: `${context.services.config.publicUrl}/publishers/${publisher.slug}${path}`,
+    description: `One call to ${publisher.name}: ${formatMoney(target.price.total)} USD`,
+  };
+  if (publisher.walletAddress && own) return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: false };
+  const { payTo, network } = context.services.config.x402;
+  const fallback = findNetwork(network);
+  if (!payTo || !fallback) throw new AppError(503, 'onchain_payments_unavailable', 'On-chain payments are not configured');
+  return { ...base, network: fallback, payTo, paidToPlatform: true };
+}
+
+/** Verifies the signed authorization for this call and records its nonce once (before any settlement). */
+export async function acceptCallPayment(context: RequestContext, target: CallTarget, path: string, header: string): Promise<OnChainPayment> {
+  const { paidToPlatform, ...terms } = callPaymentTerms(context, target, path);
+  try {
+    const payment = verifyExactPayment(decodePaymentHeader(header), terms);
+    if (!(await recordPayment(context.em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
+      throw new PaymentRejected('duplicate_settlement');
+    }
+    return { terms, payment, paidToPlatform };
+  } catch (error) {
+    if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
+    throw error;
+  }
+}
+
+/**
+ * After the upstream succeeded: settle through the facilitator (or verify-only). When the platform
+ * was paid, the publisher's payable earns the price and the platform's revenue the fee.
+ */
+export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement> {
+  const { terms, payment } = paid;
+  const em = context.em as EntityManager;
+  let settlement: Settlement;
+  try {
+    const { settlement: mode, facilitatorUrl } = context.services.config.x402;
+    settlement = await settlePayment(payment, terms, { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs });
+  } catch (error) {
+    await markPayment(em, terms.network, payment, 'failed', null);
+    if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
+    throw error;
+  }
+  const key = `x402-call:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
+  await em.transactional(async (tx) => {
+    const db = tx as EntityManager;
+    if (paid.paidToPlatform) {
+      const clearing = await pickSystemAccount(db, 'onchain_clearing', { shardKey: key });
+      const fee = target.price.fee;
+      const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: payment.payer };
+      await transfer(db, {
+        idempotencyKey: `${key}:price`,
+        debit: clearing,
+        credit: await pickSystemAccount(db, 'publisher_payable', { publisherId: target.publisher.id, shardKey: key }),
+        amount: terms.amount - fee,
+        kind: 'charge',
+        reference: settlement.transaction || payment.nonce,
+        metadata,
+      });
+      if (fee > 0n) {
+        await transfer(db, {
+          idempotencyKey: `${key}:fee`,
+          debit: clearing,
+          credit: await pickSystemAccount(db, 'platform_revenue', { shardKey: key }),
+          amount: fee,
+          kind: 'gateway_fee',
+          reference: settlement.transaction || payment.nonce,
+          metadata,
+        });
+      }
+    }
+    await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
+  });
+  return settlement;
+}
+
+/** The upstream failed: the authorization is never executed. */
+export async function dropCallPayment(context: RequestContext, paid: OnChainPayment): Promise<void> {
+  await markPayment(context.em as EntityManager, paid.terms.network, paid.payment, 'failed', null);
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Wallet } from 'ethers';
+import { FakeFacilitator } from '../fakes/facilitator.js';
+import { startFakeUpstream, type FakeUpstream } from '../fixtures/upstream-server.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { registerAgent, signUpVerified } from '../support/accounts.js';
+import { createPublisher } from '../support/publishers.js';
+import { fundWallet } from '../support/funding.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+import { signPaymentHeader } from '../support/x402.js';
+
+const PUBLISHER_WALLET = Wallet.createRandom().address;
+const PLATFORM_PAY_TO = Wallet.createRandom().address;
+const payer = Wallet.createRandom();
+let upstream: FakeUpstream;
+let facilitator: FakeFacilitator;
+let t: TestPlatform;
+let ownerToken: string;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  facilitator = await new FakeFacilitator().start();
+  t = await startTestPlatform({
+    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    X402_PAY_TO: PLATFORM_PAY_TO,
+    X402_NETWORK: 'eip155:84532',
+    X402_FACILITATOR_URL: facilitator.url,
+  });
+  ownerToken = (await signUpVerified(t)).accessToken;
+});
+afterAll(async () => {
+  await t.close();
+  await facilitator.close();
+  await upstream.close();
+});
+checkLedgerAfterEach(() => t);
+
+/** 0.01 per call plus a 10% fee: 0.011 USD, i.e. 11000 atomic USDC units. */
+function x402Publisher(overrides: Record<string, unknown> = {}) {
+  return createPublisher(t, ownerToken, {
+    api_url: upstream.url,
+    billing_model: 'x402_per_request',
+    wallet_address: PUBLISHER_WALLET,
+    wallet_network_id: 'eip155:84532',
+    gateway_fee_percent: '10',
+    endpoints: [
+      { method: 'GET', path: '/echo/{thing}', description: 'Echo' },
+      { method: 'GET', path: '/fail', description: 'Fails' },
+    ],
+    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
+    ...overrides,
+  });
+}
+
+const reached = (path: string) => upstream.requests.filter((request) => request.path === path).length;
+const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
+
+describe('x402 per request', () => {
+  it('answers a caller without a wallet with this call’s payment requirements, before any upstream byte', async () => {
+    const pub = await x402Publisher();
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/anon`);
+    expect(response.status).toBe(402);
+    expect(response.body).toMatchObject({
+      x402Version: 1,
+      error: 'invalid_payment',
+      accepts: [{ scheme: 'exact', network: 'base-sepolia', maxAmountRequired: '11000', payTo: PUBLISHER_WALLET, resource: `http://app.test/publishers/${pub.slug}/echo/anon` }],
+    });
+    expect(decode(response.headers.get('payment-required'))).toMatchObject({ x402Version: 2, accepts: [{ network: 'eip155:84532', amount: '11000' }] });
+    expect(reached('/echo/anon')).toBe(0);
+  });
+
+  it('a signed payment pays the call: verified, forwarded, then settled, with the receipt in headers', async () => {
+    const pub = await x402Publisher();
+    const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
+    const settles = facilitator.calls.filter((call) => call.path === '/settle').length;
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/paid`, { headers: { 'X-PAYMENT': header } });
+    expect(response.status).toBe(200);
+    expect(response.body.path).toBe('/echo/paid');
+    expect(response.body.headers['x-payment']).toBeUndefined();
+    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    expect(facilitator.calls.filter((call) => call.path === '/settle').length).toBe(settles + 1);
+
+    const replay = await t.api.get(`/publishers/${pub.slug}/echo/paid`, { headers: { 'X-PAYMENT': header } });
+    expect(replay.status).toBe(402);
+    expect(replay.body.error).toBe('duplicate_settlement');
+    expect(reached('/echo/paid')).toBe(1);
+  });
+
+  it('refuses a payment for the wrong amount, and a version 2 signature works like version 1', async () => {
+    const pub = await x402Publisher();
+    const short = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 10_000n });
+    const refused = await t.api.get(`/publishers/${pub.slug}/echo/short`, { headers: { 'X-PAYMENT': short } });
+    expect(refused.status).toBe(402);
+    expect(reached('/echo/short')).toBe(0);
+    const v2 = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n, version: 2 });
+    const paid = await t.api.get(`/publishers/${pub.slug}/echo/v2`, { headers: { 'PAYMENT-SIGNATURE': v2 } });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get('payment-response')).not.toBeNull();
+  });
+
+  it('does not settle when the upstream fails', async () => {
+    const pub = await x402Publisher();
+    const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
+    const settles = facilitator.calls.filter((call) => call.path === '/settle').length;
+    const response = await t.api.get(`/publishers/${pub.slug}/fail`, { headers: { 'X-PAYMENT': header } });
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-payment-response')).toBeNull();
+    expect(facilitator.calls.filter((call) => call.path === '/settle').length).toBe(settles);
+  });
+
+  it('a caller with a funded wallet is charged from it; an empty wallet gets the on-chain instructions', async () => {
+    const pub = await x402Publisher();
+    const funded = await registerAgent(t);
+    await fundWallet(t, funded.id, '1.00');
+    const charged = await t.api.get(`/publishers/${pub.slug}/echo/wallet`, { token: funded.api_key });
+    expect(charged.headers.get('x-charge-amount')).toBe('0.011');
+    const empty = await registerAgent(t);
+    const instructions = await t.api.get(`/publishers/${pub.slug}/echo/wallet`, { token: empty.api_key });
+    expect(instructions.status).toBe(402);
+    expect(instructions.body).toMatchObject({ x402Version: 1, error: 'insufficient_funds' });
+  });
+
+  it('paid to the platform (publisher without a wallet), the ledger books the price for the publisher and the fee for the platform', async () => {
+    const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/platform`, { headers: { 'X-PAYMENT': header } });
+    expect(response.status).toBe(200);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payable] = await em.execute(
+      `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+      [pub.id],
+    );
+    expect(payable.balance).toBe('10000');
+  });
+});
