@@ -54,6 +54,7 @@ const envSchema = z.object({
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
   PROXY_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  PROXY_PUBLISHER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
 });
 
 export interface Config {
@@ -78,7 +79,7 @@ export interface Config {
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
   /** Outbound calls to publisher upstreams. */
-  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number };
+  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number; publisherCacheSeconds: number };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -181,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
       allowedUpstreamOrigins: values.PROXY_ALLOWED_UPSTREAM_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => new URL(origin).origin),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
+      publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
     },
   };
 }

@@ -215,3 +215,110 @@ export async function postPending(em: EntityManager, input: SettleInput & { amou
 export async function voidPending(em: EntityManager, input: SettleInput): Promise<LedgerTransfer> {
   return settle(em, 'void', input, 0n);
 }
+
+/**
+ * Linked reserve: holds `amount` on the first of `debits` (in order) whose available balance covers
+ * it — e.g. prepaid credits with a publisher before the wallet — in one statement. Accounts that do
+ * not exist yet are skipped. 402 insufficient_balance when none covers it.
+ */
+const RESERVE_FIRST_SQL = `
+with pick as (
+  select id from ledger_account
+  where id in (?, ?) and (not no_overdraft or credits_posted - debits_posted - debits_pending >= ?::bigint)
+  order by (id = ?) desc limit 1
+), d as (
+  update ledger_account a set debits_pending = a.debits_pending + ?::bigint
+  from pick where a.id = pick.id and (not a.no_overdraft or a.credits_posted - a.debits_posted - a.debits_pending >= ?::bigint)
+  returning a.id
+), c as (
+  update ledger_account set credits_pending = credits_pending + ?::bigint
+  where id = ? and exists (select 1 from d)
+  returning 1
+)
+insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata)
+select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d, c
+returning *`;
+
+export async function reserveFromFirst(
+  em: EntityManager,
+  input: Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] },
+): Promise<LedgerTransfer> {
+  const [preferred, fallback] = input.debits;
+  checkMove({ ...input, debit: preferred });
+  if (fallback === input.credit) throw badRequest('same_account', 'A transfer needs two different accounts');
+  const amount = input.amount.toString();
+  const params = (first: string, second: string) => [
+    first, second, amount, first,
+    amount, amount,
+    amount, input.credit,
+    randomUUID(), input.idempotencyKey, input.credit, amount, input.kind, input.reference ?? null, json(input.metadata),
+  ];
+  const same: Same = (t) => t.type === 'reserve' && input.debits.includes(t.debitAccountId) && t.creditAccountId === input.credit && t.amount === input.amount;
+  const refused = Symbol('refused');
+  try {
+    return await run(em, RESERVE_FIRST_SQL, params(preferred, fallback), input.idempotencyKey, same, () => Promise.reject(refused));
+  } catch (error) {
+    if (error !== refused) throw error;
+  }
+  // The preferred account was drained between the pick and the lock: the fallback alone, once more.
+  return run(em, RESERVE_FIRST_SQL, params(fallback, fallback), input.idempotencyKey, same, () =>
+    explainRefusedMove(em, { ...input, debit: fallback }),
+  );
+}
+
+/**
+ * Linked post: posts `amount` of a reserve to its credit account and, in the same statement, moves
+ * `fee` of it on to `feeAccount` as its own transfer (a publisher's payable earns the price, the
+ * platform's revenue the fee). Either both transfers exist or neither.
+ */
+const POST_WITH_FEE_SQL = `
+with r as (
+  update ledger_transfer set state = 'posted'
+  where id = ? and type = 'reserve' and state = 'pending' and amount >= ?::bigint
+  returning debit_account_id, credit_account_id, amount as reserved, kind, reference
+), d as (
+  update ledger_account a set debits_pending = a.debits_pending - r.reserved, debits_posted = a.debits_posted + ?::bigint
+  from r where a.id = r.debit_account_id
+  returning a.credits_posted - a.debits_posted as balance
+), c as (
+  update ledger_account a set credits_pending = a.credits_pending - r.reserved,
+    credits_posted = a.credits_posted + ?::bigint, debits_posted = a.debits_posted + ?::bigint
+  from r where a.id = r.credit_account_id
+  returning a.credits_posted - a.debits_posted as balance
+), f as (
+  update ledger_account set credits_posted = credits_posted + ?::bigint
+  where id = ? and exists (select 1 from c)
+  returning credits_posted - debits_posted as balance
+), fee as (
+  insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, debit_balance_after, credit_balance_after)
+  select ?, ?, 'transfer', 'posted', r.credit_account_id, ?, ?::bigint, 'gateway_fee', r.reference, c.balance, f.balance
+  from r, c, f
+  returning id
+)
+insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after)
+select ?, ?, 'post', 'posted', r.debit_account_id, r.credit_account_id, ?::bigint, ?, coalesce(?, r.kind), coalesce(?, r.reference), ?::jsonb, d.balance, c.balance + ?::bigint
+from r, d, c, fee
+returning *`;
+
+export async function postPendingWithFee(
+  em: EntityManager,
+  input: SettleInput & { amount: bigint; fee: bigint; feeAccount: string; feeIdempotencyKey: string },
+): Promise<LedgerTransfer> {
+  if (input.fee <= 0n) return postPending(em, input);
+  if (input.fee > input.amount) throw badRequest('invalid_amount', 'The fee cannot exceed the posted amount');
+  checkKey(input.idempotencyKey);
+  checkKey(input.feeIdempotencyKey);
+  if (!/^[0-9a-f-]{36}$/i.test(input.pendingId)) throw pendingTransferNotFound();
+  const amount = input.amount.toString();
+  const fee = input.fee.toString();
+  const params = [
+    input.pendingId, amount,
+    amount,
+    amount, fee,
+    fee, input.feeAccount,
+    randomUUID(), input.feeIdempotencyKey, input.feeAccount, fee,
+    randomUUID(), input.idempotencyKey, amount, input.pendingId, input.kind ?? null, input.reference ?? null, json(input.metadata), fee,
+  ];
+  const same: Same = (t) => t.type === 'post' && t.pendingId === input.pendingId && t.amount === input.amount;
+  return run(em, POST_WITH_FEE_SQL, params, input.idempotencyKey, same, () => explainRefusedSettle(em, input.pendingId, input.amount));
+}

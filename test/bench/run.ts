@@ -39,6 +39,8 @@ async function main() {
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl ?? '',
     SEED_CATALOGUE: 'false',
+    // The paid-proxy scenario's upstream runs on this machine.
+    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
   });
   const platform = await startPlatform(config);
   const rows: BenchRow[] = [];

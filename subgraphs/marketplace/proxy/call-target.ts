@@ -4,7 +4,7 @@ import { USD_ASSET_ID } from '../entities/constants.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
-import { loadPublisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
+import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
 import { matchEndpoint } from '../services/match-endpoint.js';
 import { priceCall, reserveFor, type CallPrice } from '../services/pricing.js';
 
@@ -51,7 +51,7 @@ export async function resolveCallTarget(
   context: RequestContext,
   call: { slug: string; method: string; path: string; viaTools?: boolean },
 ): Promise<CallTarget> {
-  const loaded = await loadPublisherForCall(context.services, context.em, call.slug);
+  const loaded = await publisherForCall(context.services, context.em, call.slug);
   const { publisher } = loaded;
   const match = call.viaTools ? null : matchEndpoint(loaded.endpoints, call.method, call.path);
   const endpoint = match?.endpoint ?? null;

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
-import { loadPublisherForCall } from '../services/load-publisher-for-call.js';
+import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { withToolClient } from './tool-client.js';
@@ -11,7 +11,7 @@ import { usageCountersOf } from './usage-counters-of.js';
 
 async function toolPublisher(context: RequestContext, slug: string) {
   requireIdentity(context);
-  const loaded = await loadPublisherForCall(context.services, context.em, slug);
+  const loaded = await publisherForCall(context.services, context.em, slug);
   if (!loaded.publisher.mcpEndpoint) throw notFound('Tool-protocol publisher', 'not_a_tool_publisher');
   return loaded;
 }

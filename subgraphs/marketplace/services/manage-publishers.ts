@@ -8,6 +8,7 @@ import { PublisherPricing } from '../entities/pricing.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherInput } from '../types/inputs.js';
 import { buildEndpoints } from './endpoint-fields.js';
+import { forgetPublisherForCall } from './load-publisher-for-call.js';
 import { findOwnedPublisher } from './find-publisher.js';
 import { buildPricing } from './pricing-fields.js';
 import { applyPublisherFields } from './publisher-fields.js';
@@ -67,7 +68,7 @@ export async function createPublisher(context: RequestContext, input: PublisherI
 
 /** PATCH /publishers/{slug}: changes the named fields; endpoints and pricing are replaced when given. */
 export async function updatePublisher(context: RequestContext, slug: string, input: PublisherInput): Promise<Publisher> {
-  return save(context.em, async (em) => {
+  const updated = await save(context.em, async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     applyPublisherFields(publisher, input, false);
     sealSecrets(context.services, publisher, input);
@@ -85,15 +86,19 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
     await em.flush();
     return publisher;
   });
+  forgetPublisherForCall(context.services, slug, updated.slug);
+  return updated;
 }
 
 /** DELETE /publishers/{slug}: soft delete; the record stays for history, listings stop showing it. */
 export async function deactivatePublisher(context: RequestContext, slug: string): Promise<Publisher> {
-  return save(context.em, async (em) => {
+  const deactivated = await save(context.em, async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     publisher.isActive = false;
     publisher.updatedAt = new Date();
     await em.flush();
     return publisher;
   });
+  forgetPublisherForCall(context.services, slug);
+  return deactivated;
 }

@@ -2,6 +2,7 @@ import type { BenchScenario } from '../scenario.js';
 import { authMeScenario } from './auth-me.js';
 import { ledgerScenario } from './ledger.js';
 import { publishersScenario } from './publishers.js';
+import { paidProxyScenario } from './paid-proxy.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [authMeScenario, ledgerScenario, publishersScenario];
+export const scenarios: BenchScenario[] = [authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario];

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  ensurePrepaidAccount,
+  ensureWalletAccount,
+  getAccountBalance,
+  pickSystemAccount,
+  postPendingWithFee,
+  prepaidAccountId,
+  reserveFromFirst,
+  transfer,
+} from '../../shared/ledger/index.js';
+import { expectLedgerBalanced, openLedgerDatabase } from '../support/ledger.js';
+
+let db: Awaited<ReturnType<typeof openLedgerDatabase>>;
+let em: EntityManager;
+beforeAll(async () => {
+  db = await openLedgerDatabase();
+  em = db.em();
+});
+afterAll(async () => {
+  await expectLedgerBalanced(db.em());
+  await db.close();
+});
+
+const key = () => `test:${randomUUID()}`;
+const errorOf = async (work: Promise<unknown>) => work.then(() => null, (error: any) => ({ status: error.status, code: error.code }));
+
+async function credit(account: string, micros: bigint) {
+  await transfer(em, { idempotencyKey: key(), debit: await pickSystemAccount(em, 'promotions'), credit: account, amount: micros, kind: 'bonus' });
+}
+
+async function accounts(prepaidMicros: bigint | null, walletMicros: bigint) {
+  const userId = randomUUID();
+  const publisherId = randomUUID();
+  const wallet = await ensureWalletAccount(em, userId);
+  if (walletMicros > 0n) await credit(wallet, walletMicros);
+  const prepaid = prepaidMicros === null ? prepaidAccountId(userId, publisherId) : await ensurePrepaidAccount(em, userId, publisherId);
+  if (prepaidMicros) await credit(prepaid, prepaidMicros);
+  const payable = await pickSystemAccount(em, 'publisher_payable', { publisherId, shardKey: 'test' });
+  return { wallet, prepaid, payable };
+}
+
+const hold = (debits: [string, string], payable: string, amount: bigint, idempotencyKey = key()) =>
+  reserveFromFirst(em, { idempotencyKey, debits, credit: payable, amount, kind: 'charge' });
+
+describe('reserve from the first account that covers', () => {
+  it('takes the preferred account when it covers the amount, else the fallback, else 402', async () => {
+    const { wallet, prepaid, payable } = await accounts(100n, 1000n);
+    expect((await hold([prepaid, wallet], payable, 60n)).debitAccountId).toBe(prepaid);
+    expect((await hold([prepaid, wallet], payable, 60n)).debitAccountId).toBe(wallet);
+    expect(await errorOf(hold([prepaid, wallet], payable, 5000n))).toEqual({ status: 402, code: 'insufficient_balance' });
+  });
+
+  it('skips a preferred account that does not exist yet', async () => {
+    const { wallet, prepaid, payable } = await accounts(null, 100n);
+    expect((await hold([prepaid, wallet], payable, 10n)).debitAccountId).toBe(wallet);
+  });
+
+  it('a replay returns the first hold and holds nothing more', async () => {
+    const { wallet, prepaid, payable } = await accounts(50n, 0n);
+    const idempotencyKey = key();
+    const first = await hold([prepaid, wallet], payable, 30n, idempotencyKey);
+    const again = await hold([prepaid, wallet], payable, 30n, idempotencyKey);
+    expect(again).toMatchObject({ id: first.id, replayed: true });
+    expect((await getAccountBalance(em, prepaid)).available).toBe(20n);
+  });
+
+  it('20 racing holds on 5 prepaid and 5 wallet units: exactly 10 succeed, both accounts end at 0', async () => {
+    const { wallet, prepaid, payable } = await accounts(5n, 5n);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => reserveFromFirst(db.em(), { idempotencyKey: key(), debits: [prepaid, wallet], credit: payable, amount: 1n, kind: 'charge' }).then(() => 'held', (error) => error.code)),
+    );
+    expect(results.filter((result) => result === 'held')).toHaveLength(10);
+    expect(results.filter((result) => result === 'insufficient_balance')).toHaveLength(10);
+    expect((await getAccountBalance(em, prepaid)).available).toBe(0n);
+    expect((await getAccountBalance(em, wallet)).available).toBe(0n);
+  });
+});
+
+describe('post with a linked fee', () => {
+  it('posts the amount to the payable and moves the fee on to revenue, in one step', async () => {
+    const { wallet, prepaid, payable } = await accounts(null, 1000n);
+    const reserved = await hold([prepaid, wallet], payable, 110n);
+    const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: 'test' });
+    const revenueBefore = (await getAccountBalance(em, revenue)).posted;
+    const settle = { pendingId: reserved.id, idempotencyKey: key(), amount: 110n, fee: 10n, feeAccount: revenue, feeIdempotencyKey: key() };
+    const posted = await postPendingWithFee(em, settle);
+    expect(posted).toMatchObject({ type: 'post', amount: 110n, debitBalanceAfter: 890n });
+    expect((await getAccountBalance(em, payable)).posted).toBe(100n);
+    expect((await getAccountBalance(em, revenue)).posted - revenueBefore).toBe(10n);
+    const replay = await postPendingWithFee(em, settle);
+    expect(replay).toMatchObject({ id: posted.id, replayed: true });
+    expect((await getAccountBalance(em, payable)).posted).toBe(100n);
+    await expectLedgerBalanced(db.em());
+  });
+
+  it('refuses to post more than was held, and a fee larger than the amount', async () => {
+    const { wallet, prepaid, payable } = await accounts(null, 1000n);
+    const reserved = await hold([prepaid, wallet], payable, 50n);
+    const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: 'test' });
+    const base = { pendingId: reserved.id, idempotencyKey: key(), feeAccount: revenue, feeIdempotencyKey: key() };
+    expect(await errorOf(postPendingWithFee(em, { ...base, amount: 60n, fee: 1n }))).toEqual({ status: 400, code: 'amount_exceeds_reserve' });
+    expect(await errorOf(postPendingWithFee(em, { ...base, amount: 10n, fee: 11n }))).toEqual({ status: 400, code: 'invalid_amount' });
+  });
+});
