@@ -7,7 +7,7 @@ import type { RequestContext } from '../shared/context.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
-import { errorBodyOf, sendError } from '../rest-adapter/errors.js';
+import { errorBodyOf, sendError } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
 

@@ -12,7 +12,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { inputToGraphQL, outputToRest } from './case.js';
-import { errorBodyOf, sendError, type ErrorBody } from './errors.js';
+import { errorBodyOf, sendError, type ErrorBody } from '../shared/http/error-response.js';
 import { withFragments } from './fragments.js';
 import type { RestRoute, RestRequest } from './route.js';
 

@@ -9,6 +9,8 @@ export interface MeasureOptions {
   durationSeconds?: number;
   /** Fixed number of requests instead of a duration. */
   amount?: number;
+  /** Headers per connection (connection i uses entry i mod length), e.g. one caller per connection. */
+  headersPerConnection?: Record<string, string>[];
 }
 
 export interface Measurement {
@@ -20,6 +22,11 @@ export interface Measurement {
   errors: number;
 }
 
+function perConnectionHeaders(list: Record<string, string>[], common: Record<string, string>) {
+  let next = 0;
+  return (client: { setHeaders(headers: Record<string, string>): void }) => client.setHeaders({ ...common, ...list[next++ % list.length] });
+}
+
 /** One autocannon run against a URL on this machine. */
 export async function measure(options: MeasureOptions): Promise<Measurement> {
   const result = await autocannon({
@@ -29,6 +36,7 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     body: options.body,
     connections: options.connections ?? 10,
     ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
+    ...(options.headersPerConnection ? { setupClient: perConnectionHeaders(options.headersPerConnection, options.headers ?? {}) } : {}),
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),

@@ -3,7 +3,7 @@ import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import { readCapped } from '../../../shared/http/upstream-client.js';
 import type { PlatformServices } from '../../../shared/services.js';
-import { errorBodyOf, sendError } from '../../../rest-adapter/errors.js';
+import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
 import { callPublisherTool, chargeHeaders, listPublisherResources, listPublisherTools } from './tool-calls.js';

@@ -29,24 +29,30 @@ export const paidProxyScenario: BenchScenario = {
         { token: owner.body.data.agent.api_key },
       );
       if (created.status !== 201) throw new Error(`bench publisher: ${JSON.stringify(created.body)}`);
-      const caller = (await api.post('/auth/agent', { name: 'bench caller' })).body.data.agent;
       const em = services.orm.em.fork() as EntityManager;
-      await transfer(em, {
-        idempotencyKey: `bench-funding:${randomUUID()}`,
-        debit: await pickSystemAccount(em, 'promotions'),
-        credit: await ensureWalletAccount(em, caller.id),
-        amount: 1_000_000_000n,
-        kind: 'bonus',
-      });
-      const headers = { authorization: `Bearer ${caller.api_key}` };
-      await measure({ url: `${url}/publishers/${slug}/echo/warm`, headers, amount: 500, connections: 10 });
+      const callers: Record<string, string>[] = [];
+      for (let index = 0; index < 50; index++) {
+        const caller = (await api.post('/auth/agent', { name: `bench caller ${index}` })).body.data.agent;
+        await transfer(em, {
+          idempotencyKey: `bench-funding:${randomUUID()}`,
+          debit: await pickSystemAccount(em, 'promotions'),
+          credit: await ensureWalletAccount(em, caller.id),
+          amount: 1_000_000_000n,
+          kind: 'bonus',
+        });
+        callers.push({ authorization: `Bearer ${caller.api_key}` });
+      }
+      const headers = callers[0]!;
+      await measure({ url: `${url}/publishers/${slug}/echo/warm`, headersPerConnection: callers, amount: 500, connections: 50 });
       const direct = await measure({ url: `${upstream.url}/echo/bench`, connections: 50, durationSeconds: 5 });
-      const proxied = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headers, connections: 50, durationSeconds: 5 });
+      const proxied = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
+      const hotWallet = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headers, connections: 50, durationSeconds: 5 });
       const single = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headers, connections: 1, durationSeconds: 3 });
       const singleDirect = await measure({ url: `${upstream.url}/echo/bench`, connections: 1, durationSeconds: 3 });
       return [
         { scenario: 'paid-proxy', case: 'GET upstream directly (50 connections)', measurement: direct },
-        { scenario: 'paid-proxy', case: 'GET through the paid proxy (50 connections)', measurement: proxied },
+        { scenario: 'paid-proxy', case: 'GET via paid proxy (50 conns, 50 callers)', measurement: proxied },
+        { scenario: 'paid-proxy', case: 'GET via paid proxy (50 conns, 1 hot wallet)', measurement: hotWallet },
         { scenario: 'paid-proxy', case: 'GET upstream directly (1 connection)', measurement: singleDirect },
         { scenario: 'paid-proxy', case: 'GET through the paid proxy (1 connection)', measurement: single },
         {

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { AppError, INTERNAL_ERROR_CODE } from '../shared/errors.js';
-import type { Logger } from '../shared/logger.js';
+import { AppError, INTERNAL_ERROR_CODE } from '../errors.js';
+import type { Logger } from '../logger.js';
 
 export interface ErrorBody {
   code: string;
