@@ -58,17 +58,24 @@ returning *`;
 const TRANSFER_SQL = MOVE_SQL('posted', 'transfer', 'posted');
 const RESERVE_SQL = MOVE_SQL('pending', 'reserve', 'pending');
 
-/** Settles a reserve: releases the whole hold and posts `amount` of it (0 for a void), in one statement. */
-const SETTLE_SQL = (type: 'post' | 'void') => `
-with r as (
-  update ledger_transfer set state = '${type === 'post' ? 'posted' : 'voided'}'
+/**
+ * Closes a pending reserve (r) and settles its debit side (d): the hold is released and `amount` of
+ * it posted. Parameters: reserve id, amount (for the `amount >= ` guard), amount posted.
+ */
+const CLOSE_RESERVE = (state: 'posted' | 'voided') => `
+r as (
+  update ledger_transfer set state = '${state}'
   where id = ? and type = 'reserve' and state = 'pending' and amount >= ?::bigint
   returning debit_account_id, credit_account_id, amount as reserved, kind, reference
 ), d as (
   update ledger_account a set debits_pending = a.debits_pending - r.reserved, debits_posted = a.debits_posted + ?::bigint
   from r where a.id = r.debit_account_id
   returning a.credits_posted - a.debits_posted as balance
-), c as (
+)`;
+
+/** Settles a reserve: releases the whole hold and posts `amount` of it (0 for a void), in one statement. */
+const SETTLE_SQL = (type: 'post' | 'void') => `
+with ${CLOSE_RESERVE(type === 'post' ? 'posted' : 'voided')}, c as (
   update ledger_account a set credits_pending = a.credits_pending - r.reserved, credits_posted = a.credits_posted + ?::bigint
   from r where a.id = r.credit_account_id
   returning a.credits_posted - a.debits_posted as balance
@@ -272,15 +279,7 @@ export async function reserveFromFirst(
  * platform's revenue the fee). Either both transfers exist or neither.
  */
 const POST_WITH_FEE_SQL = `
-with r as (
-  update ledger_transfer set state = 'posted'
-  where id = ? and type = 'reserve' and state = 'pending' and amount >= ?::bigint
-  returning debit_account_id, credit_account_id, amount as reserved, kind, reference
-), d as (
-  update ledger_account a set debits_pending = a.debits_pending - r.reserved, debits_posted = a.debits_posted + ?::bigint
-  from r where a.id = r.debit_account_id
-  returning a.credits_posted - a.debits_posted as balance
-), c as (
+with ${CLOSE_RESERVE('posted')}, c as (
   update ledger_account a set credits_pending = a.credits_pending - r.reserved,
     credits_posted = a.credits_posted + ?::bigint, debits_posted = a.debits_posted + ?::bigint
   from r where a.id = r.credit_account_id

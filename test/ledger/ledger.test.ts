@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -11,20 +11,14 @@ import {
   transfer,
   voidPending,
 } from '../../shared/ledger/index.js';
-import { expectLedgerBalanced, openLedgerDatabase } from '../support/ledger.js';
+import { errorOf, expectLedgerBalanced, ledgerKey, useLedgerDatabase } from '../support/ledger.js';
 
-let db: Awaited<ReturnType<typeof openLedgerDatabase>>;
+const database = useLedgerDatabase();
 let em: EntityManager;
-beforeAll(async () => {
-  db = await openLedgerDatabase();
-  em = db.em();
+beforeAll(() => {
+  em = database().em();
 });
-afterAll(async () => {
-  await expectLedgerBalanced(db.em());
-  await db.close();
-});
-
-const key = () => `test:${randomUUID()}`;
+const key = ledgerKey;
 
 async function fundedWallet(micros: bigint) {
   const wallet = await ensureWalletAccount(em, randomUUID());
@@ -34,14 +28,13 @@ async function fundedWallet(micros: bigint) {
   return wallet;
 }
 
-const errorOf = async (work: Promise<unknown>) => work.then(() => null, (error: any) => ({ status: error.status, code: error.code }));
 
 describe('transfers', () => {
   it('50 concurrent debits on a balance covering 20 let exactly 20 through and leave 0', async () => {
     const wallet = await fundedWallet(20_000n);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, async () =>
-        transfer(db.em(), { idempotencyKey: key(), debit: wallet, credit: await pickSystemAccount(em, 'platform_revenue'), amount: 1_000n, kind: 'charge' }),
+        transfer(database().em(), { idempotencyKey: key(), debit: wallet, credit: await pickSystemAccount(em, 'platform_revenue'), amount: 1_000n, kind: 'charge' }),
       ),
     );
     const succeeded = results.filter((result) => result.status === 'fulfilled');
@@ -98,7 +91,7 @@ describe('idempotency', () => {
     const wallet = await fundedWallet(0n);
     const idempotencyKey = key();
     const input = { idempotencyKey, debit: await pickSystemAccount(em, 'promotions', { shardKey: idempotencyKey }), credit: wallet, amount: 700n, kind: 'bonus' };
-    const results = await Promise.all(Array.from({ length: 8 }, () => transfer(db.em(), input)));
+    const results = await Promise.all(Array.from({ length: 8 }, () => transfer(database().em(), input)));
     expect(new Set(results.map((result) => result.id)).size).toBe(1);
     expect(results.filter((result) => !result.replayed)).toHaveLength(1);
     const again = await transfer(em, input);
@@ -125,8 +118,8 @@ describe('idempotency', () => {
   it('inside a caller transaction a replay is answered from the stored transfer', async () => {
     const wallet = await fundedWallet(0n);
     const input = { idempotencyKey: key(), debit: await pickSystemAccount(em, 'promotions'), credit: wallet, amount: 300n, kind: 'bonus' };
-    const first = await db.em().transactional((tx) => transfer(tx as EntityManager, input));
-    const second = await db.em().transactional((tx) => transfer(tx as EntityManager, input));
+    const first = await database().em().transactional((tx) => transfer(tx as EntityManager, input));
+    const second = await database().em().transactional((tx) => transfer(tx as EntityManager, input));
     expect(second).toMatchObject({ id: first.id, replayed: true });
     expect((await getAccountBalance(em, wallet)).posted).toBe(300n);
   });
@@ -172,9 +165,9 @@ describe('reserves', () => {
     const wallet = await fundedWallet(5_000n);
     const held = await reserve(em, { idempotencyKey: key(), debit: wallet, credit: await pickSystemAccount(em, 'platform_revenue'), amount: 3_000n, kind: 'charge' });
     const results = await Promise.allSettled([
-      postPending(db.em(), { pendingId: held.id, amount: 3_000n, idempotencyKey: key() }),
-      voidPending(db.em(), { pendingId: held.id, idempotencyKey: key() }),
-      postPending(db.em(), { pendingId: held.id, amount: 1_000n, idempotencyKey: key() }),
+      postPending(database().em(), { pendingId: held.id, amount: 3_000n, idempotencyKey: key() }),
+      voidPending(database().em(), { pendingId: held.id, idempotencyKey: key() }),
+      postPending(database().em(), { pendingId: held.id, amount: 1_000n, idempotencyKey: key() }),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     await expectLedgerBalanced(em);

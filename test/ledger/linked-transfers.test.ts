@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
@@ -11,21 +11,14 @@ import {
   reserveFromFirst,
   transfer,
 } from '../../shared/ledger/index.js';
-import { expectLedgerBalanced, openLedgerDatabase } from '../support/ledger.js';
+import { errorOf, expectLedgerBalanced, ledgerKey, useLedgerDatabase } from '../support/ledger.js';
 
-let db: Awaited<ReturnType<typeof openLedgerDatabase>>;
+const database = useLedgerDatabase();
 let em: EntityManager;
-beforeAll(async () => {
-  db = await openLedgerDatabase();
-  em = db.em();
+beforeAll(() => {
+  em = database().em();
 });
-afterAll(async () => {
-  await expectLedgerBalanced(db.em());
-  await db.close();
-});
-
-const key = () => `test:${randomUUID()}`;
-const errorOf = async (work: Promise<unknown>) => work.then(() => null, (error: any) => ({ status: error.status, code: error.code }));
+const key = ledgerKey;
 
 async function credit(account: string, micros: bigint) {
   await transfer(em, { idempotencyKey: key(), debit: await pickSystemAccount(em, 'promotions'), credit: account, amount: micros, kind: 'bonus' });
@@ -70,7 +63,7 @@ describe('reserve from the first account that covers', () => {
   it('20 racing holds on 5 prepaid and 5 wallet units: exactly 10 succeed, both accounts end at 0', async () => {
     const { wallet, prepaid, payable } = await accounts(5n, 5n);
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => reserveFromFirst(db.em(), { idempotencyKey: key(), debits: [prepaid, wallet], credit: payable, amount: 1n, kind: 'charge' }).then(() => 'held', (error) => error.code)),
+      Array.from({ length: 20 }, () => reserveFromFirst(database().em(), { idempotencyKey: key(), debits: [prepaid, wallet], credit: payable, amount: 1n, kind: 'charge' }).then(() => 'held', (error) => error.code)),
     );
     expect(results.filter((result) => result === 'held')).toHaveLength(10);
     expect(results.filter((result) => result === 'insufficient_balance')).toHaveLength(10);
@@ -93,7 +86,7 @@ describe('post with a linked fee', () => {
     const replay = await postPendingWithFee(em, settle);
     expect(replay).toMatchObject({ id: posted.id, replayed: true });
     expect((await getAccountBalance(em, payable)).posted).toBe(100n);
-    await expectLedgerBalanced(db.em());
+    await expectLedgerBalanced(database().em());
   });
 
   it('refuses to post more than was held, and a fee larger than the amount', async () => {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { expect } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { subgraphModules } from '../../gateway/subgraphs.js';
 import { createOrm, migrate } from '../../shared/db/orm.js';
@@ -32,3 +33,22 @@ export async function expectLedgerBalanced(em: EntityManager): Promise<void> {
     overdrawn: [],
   });
 }
+
+/** A ledger database for one test file (opened before, checked and dropped after): `db()` gives it. */
+export function useLedgerDatabase() {
+  let db: Awaited<ReturnType<typeof openLedgerDatabase>>;
+  beforeAll(async () => {
+    db = await openLedgerDatabase();
+  });
+  afterAll(async () => {
+    await expectLedgerBalanced(db.em());
+    await db.close();
+  });
+  return () => db;
+}
+
+export const ledgerKey = () => `test:${randomUUID()}`;
+
+/** The status and code a money operation failed with, or null when it succeeded. */
+export const errorOf = async (work: Promise<unknown>) =>
+  work.then(() => null, (error: any) => ({ status: error.status, code: error.code }));
