@@ -9,7 +9,17 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-export const snakeCase = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+const snakeNames = new Map<string, string>();
+
+/** Field names are few and repeat on every row: converted once each. */
+export function snakeCase(name: string): string {
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (snakeNames.size < 10_000) snakeNames.set(name, snake);
+  }
+  return snake;
+}
 
 /**
  * REST bodies are snake_case, GraphQL inputs camelCase. The conversion follows the input type, so the
