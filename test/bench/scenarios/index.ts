@@ -1,8 +1,9 @@
 import type { BenchScenario } from '../scenario.js';
 import { authMeScenario } from './auth-me.js';
+import { baselineScenario } from './baseline.js';
 import { ledgerScenario } from './ledger.js';
 import { publishersScenario } from './publishers.js';
 import { paidProxyScenario } from './paid-proxy.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario];
