@@ -10,6 +10,8 @@ import { ClaimsResolver } from './resolvers/claims.resolver.js';
 import { DepositResolver } from './resolvers/deposit.resolver.js';
 import { RecoveryResolver } from './resolvers/recovery.resolver.js';
 import { ReferralResolver } from './resolvers/referral.resolver.js';
+import { WalletOrganizationResolver } from './resolvers/wallet-organization.resolver.js';
+import { WalletOrganization } from './types/wallet-organization.js';
 import { WalletUserResolver } from './resolvers/wallet-user.resolver.js';
 import { rewardReferral } from './services/referrals.js';
 import { WalletUser } from './types/wallet-user.js';
@@ -23,10 +25,13 @@ export const walletSubgraph: SubgraphModule = {
   buildSchema: memoize(() =>
     buildFederatedSchema(
       {
-        resolvers: [BalanceResolver, ClaimsResolver, DepositResolver, ReferralResolver, RecoveryResolver, WalletUserResolver],
-        orphanedTypes: [WalletUser],
+        resolvers: [BalanceResolver, ClaimsResolver, DepositResolver, ReferralResolver, RecoveryResolver, WalletUserResolver, WalletOrganizationResolver],
+        orphanedTypes: [WalletUser, WalletOrganization],
       },
-      { User: (reference: { id: string }) => ({ id: reference.id }) },
+      {
+        User: (reference: { id: string }) => ({ id: reference.id }),
+        Organization: (reference: { id: string }) => ({ id: reference.id }),
+      },
     ),
   ),
   httpRoutes(router, services) {
