@@ -8,7 +8,7 @@ import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type
 import { usageCountersOf } from './usage-counters-of.js';
 import { callPublisherTool, chargeHeaders, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
-import { Publisher } from '../entities/publisher.js';
+import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
 import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
 
@@ -18,9 +18,10 @@ function sendProxyError(res: Response, context: RequestContext, error: unknown):
   sendError(res, errorBodyOf(error, context.log, context.requestId));
 }
 
+/** From the cached call view: no extra query on the paid path (an unknown publisher is answered later). */
 async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
-  const publisher = await context.em.findOne(Publisher, { slug, isActive: true }, { fields: ['id', 'mcpEndpoint'] });
-  return Boolean(publisher?.mcpEndpoint);
+  const loaded = await publisherForCall(context.services, context.em, slug).catch(() => null);
+  return Boolean(loaded?.publisher.mcpEndpoint);
 }
 
 /** Tool arguments: the request body as a JSON object (this route runs before the JSON parser). */
