@@ -6,14 +6,24 @@ export const MICROS_PER_CENT = 10_000n;
 
 const DECIMAL = /^(\d{1,15})(?:\.(\d{1,6}))?$/;
 
+/**
+ * A plain non-negative decimal with at most 6 decimals as micro-units, or null. JSON numbers are
+ * read through their shortest printed form only when `numbers` allows them.
+ */
+export function decimalToMicros(value: unknown, numbers: 'integers' | 'finite'): bigint | null {
+  const readable = typeof value === 'number' && (numbers === 'finite' ? Number.isFinite(value) : Number.isInteger(value));
+  const text = readable ? String(value) : value;
+  const match = typeof text === 'string' ? DECIMAL.exec(text.trim()) : null;
+  return match ? BigInt(match[1]!) * MICROS_PER_DOLLAR + BigInt((match[2] ?? '').padEnd(6, '0')) : null;
+}
+
 /** "0.10" -> 100000n. Refuses negatives, exponents, more than 6 decimals and anything not a plain decimal (400). */
 export function parseMoney(value: unknown, field = 'amount'): bigint {
-  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
-  const match = typeof text === 'string' ? DECIMAL.exec(text.trim()) : null;
-  if (!match) {
+  const micros = decimalToMicros(value, 'integers');
+  if (micros === null) {
     throw badRequest('invalid_amount', `${field} must be a non-negative decimal string with at most 6 decimals, e.g. "0.10"`);
   }
-  return BigInt(match[1]!) * MICROS_PER_DOLLAR + BigInt((match[2] ?? '').padEnd(6, '0'));
+  return micros;
 }
 
 /** A strictly positive amount. */
