@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startFakeUpstream, type FakeUpstream } from '../fixtures/upstream-server.js';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';

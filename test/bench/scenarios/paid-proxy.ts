@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensureWalletAccount, pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
-import { startFakeUpstream } from '../../fixtures/upstream-server.js';
+import { startFakeUpstream } from '../../fakes/upstream-server.js';
 import type { BenchScenario } from '../scenario.js';
 
 /**
