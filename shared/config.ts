@@ -55,6 +55,7 @@ const envSchema = z.object({
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
   PROXY_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
   PROXY_PUBLISHER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  PROXY_HOLD_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(600),
 });
 
 export interface Config {
@@ -79,7 +80,7 @@ export interface Config {
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
   /** Outbound calls to publisher upstreams. */
-  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number; publisherCacheSeconds: number };
+  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number; publisherCacheSeconds: number; holdExpirySeconds: number };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -183,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedUpstreamOrigins: values.PROXY_ALLOWED_UPSTREAM_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => new URL(origin).origin),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
+      holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, Math.ceil((2 * values.PROXY_TIMEOUT_MS) / 1000)),
     },
   };
 }

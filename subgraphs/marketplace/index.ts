@@ -10,6 +10,7 @@ import { EstimateResolver } from './resolvers/estimate.resolver.js';
 import { OrganizationPublishersResolver } from './resolvers/organization.resolver.js';
 import { PublisherResolver } from './resolvers/publisher.resolver.js';
 import { CallPublisherResolver } from './proxy/graphql/call-publisher.resolver.js';
+import { startOrphanedHoldSweeper } from './proxy/orphaned-holds.js';
 import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { publisherPayee } from './services/publisher-payee.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
@@ -33,6 +34,7 @@ export const marketplaceSubgraph: SubgraphModule = {
     mountPaidProxy(router, services);
   },
   async connect(services) {
+    startOrphanedHoldSweeper(services);
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
       // A fresh development start shows a living marketplace; only an empty catalogue is seeded.

@@ -1,0 +1,43 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AppError } from '../../../shared/errors.js';
+import { voidPending } from '../../../shared/ledger/index.js';
+import type { PlatformServices } from '../../../shared/services.js';
+
+const SWEEP_EVERY_MS = 60_000;
+const BATCH = 500;
+
+/**
+ * A call's hold lives only until the upstream answers (at most PROXY_TIMEOUT_MS). One still pending
+ * long after that belongs to a process that died mid-call: it is released, so the caller's money is
+ * not held forever. Voiding uses the call's own release key, so replicas sweeping at once, or a
+ * late release by the call itself, move nothing twice.
+ */
+export async function releaseOrphanedHolds(em: EntityManager, olderThanSeconds: number): Promise<number> {
+  const holds = await em.execute(
+    `select id, reference from ledger_transfer
+     where type = 'reserve' and state = 'pending' and kind = 'charge' and created_at < now() - make_interval(secs => ?)
+     order by created_at limit ${BATCH}`,
+    [olderThanSeconds],
+  );
+  let released = 0;
+  for (const hold of holds) {
+    try {
+      await voidPending(em, { pendingId: hold.id, idempotencyKey: `call:${hold.reference}:release`, metadata: { reason: 'orphaned' } });
+      released += 1;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+    }
+  }
+  return released;
+}
+
+export function startOrphanedHoldSweeper(services: PlatformServices): void {
+  const olderThan = services.config.proxy.holdExpirySeconds;
+  const timer = setInterval(() => {
+    releaseOrphanedHolds(services.orm.em.fork() as EntityManager, olderThan)
+      .then((released) => released > 0 && services.log.warn({ released }, 'orphaned call holds released'))
+      .catch((error) => services.log.error({ err: error }, 'orphaned hold sweep failed'));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  services.onShutdown(async () => clearInterval(timer));
+}

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { holdCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
+import { releaseOrphanedHolds } from '../../subgraphs/marketplace/proxy/orphaned-holds.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { registerAgent } from '../support/accounts.js';
+import { fundWallet } from '../support/funding.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+
+let t: TestPlatform;
+beforeAll(async () => {
+  t = await startTestPlatform();
+});
+afterAll(() => t.close());
+checkLedgerAfterEach(() => t);
+
+const em = () => t.platform.services.orm.em.fork() as EntityManager;
+const available = async (key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.available;
+
+describe('holds orphaned by a process that died mid-call', () => {
+  it('are released after the expiry, fresh ones are left alone, and a second sweep moves nothing', async () => {
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const publisherId = randomUUID();
+    const hold = (callId: string) => holdCallCharge(em(), { callId, userId: agent.id, publisherId, amount: 300_000n, metadata: {} });
+    const orphan = await hold(randomUUID());
+    await hold(randomUUID());
+    expect(await available(agent.api_key)).toBe('0.40');
+
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where id = ?`, [orphan.pendingId]);
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
+    expect(await available(agent.api_key)).toBe('0.70');
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(0);
+
+    // The fresh hold is released the normal way so the ledger ends balanced and empty of holds.
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where type = 'reserve' and state = 'pending' and debit_account_id = ?`, [orphan.debitAccountId]);
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
+    expect(await available(agent.api_key)).toBe('1.00');
+  });
+});
