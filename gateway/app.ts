@@ -50,6 +50,11 @@ function handleErrors(parts: AppParts) {
     if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
       return sendError(res, { status: 415, code: 'unsupported_encoding', message: 'Unsupported body encoding' });
     }
+    // The router's own refusals (e.g. a path parameter that is not valid percent-encoding) carry a 4xx status.
+    const status = typeof error?.status === 'number' ? error.status : undefined;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendError(res, { status, code: 'invalid_request', message: error.expose && error.message ? error.message : 'Invalid request' });
+    }
     sendError(res, errorBodyOf(error, parts.services.log, requestId));
   };
 }

@@ -32,6 +32,15 @@ describe('the HTTP front door', () => {
     expect((await t.api.request('POST', '/auth/agent', undefined, { raw: '"x"' })).status).toBe(400);
   });
 
+  it('a path that is not valid percent-encoding is a 400, not a 500', async () => {
+    for (const path of ['/organizations/%E0%A4/api-keys', '/publishers/%E0%A4%A/anything']) {
+      const response = await t.api.get(path);
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_request');
+    }
+    expect((await t.api.post('/notifications/%E0%A4%A/read')).status).toBe(400);
+  });
+
   it('an unknown route is a 404 with a code', async () => {
     const response = await t.api.get('/no/such/path');
     expect(response).toMatchObject({ status: 404, body: { error: { code: 'route_not_found' } } });

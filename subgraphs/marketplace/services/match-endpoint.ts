@@ -6,6 +6,15 @@ export interface EndpointMatch<E> {
   params: Record<string, string>;
 }
 
+/** A segment that is not valid percent-encoding matches nothing (rather than throwing). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 const segmentsOf = (path: string) => path.split('?')[0]!.split('/').filter((segment) => segment !== '');
 
 function matchPath(template: string, path: string): Record<string, string> | null {
@@ -22,7 +31,11 @@ function matchPath(template: string, path: string): Record<string, string> | nul
     });
     const match = new RegExp(`^${source}$`).exec(given[index]!);
     if (!match) return null;
-    names.forEach((name, position) => (params[name] = decodeURIComponent(match[position + 1]!)));
+    for (const [position, name] of names.entries()) {
+      const value = decodeSegment(match[position + 1]!);
+      if (value === null) return null;
+      params[name] = value;
+    }
   }
   return params;
 }

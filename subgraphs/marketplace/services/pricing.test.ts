@@ -151,6 +151,11 @@ describe('matchEndpoint', () => {
     expect(matchEndpoint(null, 'GET', '/')).toBeNull();
   });
 
+  it('decodes placeholder values, and a segment that is not valid percent-encoding matches nothing', () => {
+    expect(matchEndpoint(endpoints, 'GET', '/users/a%20b')?.params).toEqual({ id: 'a b' });
+    expect(matchEndpoint(endpoints, 'GET', '/users/%E0%A4%A')).toBeNull();
+  });
+
   it('knows a well-formed template from a broken one', () => {
     expect(isWellFormedPathTemplate('/a/{id}/b')).toBe(true);
     expect(isWellFormedPathTemplate('/')).toBe(true);
