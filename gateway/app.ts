@@ -4,6 +4,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { ApolloServer } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
+import { AppError } from '../shared/errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
@@ -51,7 +52,7 @@ function handleErrors(parts: AppParts) {
       return sendError(res, { status: 415, code: 'unsupported_encoding', message: 'Unsupported body encoding' });
     }
     // The router's own refusals (e.g. a path parameter that is not valid percent-encoding) carry a 4xx status.
-    const status = typeof error?.status === 'number' ? error.status : undefined;
+    const status = !(error instanceof AppError) && typeof error?.status === 'number' ? error.status : undefined;
     if (status !== undefined && status >= 400 && status < 500) {
       return sendError(res, { status, code: 'invalid_request', message: error.expose && error.message ? error.message : 'Invalid request' });
     }

@@ -7,6 +7,7 @@ import {
   reserveFromFirst,
   voidPending,
 } from '../../../shared/ledger/index.js';
+import { formatMoney } from '../../../shared/money.js';
 import type { CallPrice } from '../services/pricing.js';
 
 export interface Hold {
@@ -22,6 +23,8 @@ export interface Charge {
   amount: bigint;
   /** Posted balance of the account charged, after the charge. */
   balanceRemaining: bigint;
+  /** What the publisher earned: the amount less the gateway fee. */
+  publisherEarned: bigint;
 }
 
 /**
@@ -64,10 +67,16 @@ export async function captureCallCharge(em: EntityManager, hold: Hold, price: Ca
     feeAccount: await pickSystemAccount(em, 'platform_revenue', { shardKey: hold.callId }),
     feeIdempotencyKey: `call:${hold.callId}:fee`,
   });
-  return { chargeId: posted.id, amount, balanceRemaining: posted.debitBalanceAfter ?? 0n };
+  return { chargeId: posted.id, amount, balanceRemaining: posted.debitBalanceAfter ?? 0n, publisherEarned: amount - fee };
 }
 
 /** Unsuccessful work costs nothing: the hold is released whole. */
 export async function releaseCallCharge(em: EntityManager, hold: Hold, reason: string): Promise<void> {
   await voidPending(em, { pendingId: hold.pendingId, idempotencyKey: `call:${hold.callId}:release`, metadata: { reason } });
 }
+
+/** What a charged answer tells the caller. */
+export const chargeHeaders = (charge: Charge | null): Record<string, string> =>
+  charge
+    ? { 'x-charge-id': charge.chargeId, 'x-charge-amount': formatMoney(charge.amount), 'x-balance-remaining': formatMoney(charge.balanceRemaining) }
+    : {};

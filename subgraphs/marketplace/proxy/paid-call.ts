@@ -5,10 +5,9 @@ import type { Dispatcher } from 'undici';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, tooManyRequests, unauthorized } from '../../../shared/errors.js';
 import { paymentHeaderOf, paymentReceiptHeaders, PaymentRequired } from '../../../shared/x402/index.js';
-import { formatMicros } from '../services/decimal.js';
 import { priceUpstreamCost } from '../services/pricing.js';
 import { callerKey, resolveCallTarget, type CallTarget } from './call-target.js';
-import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, chargeHeaders, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { readUpstreamCost } from './cost-path.js';
 import { upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
@@ -149,10 +148,8 @@ export async function finishPaidCall(
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent)
       : target.price;
     charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
-    headers['x-charge-id'] = charge.chargeId;
-    headers['x-charge-amount'] = formatMicros(charge.amount);
-    headers['x-balance-remaining'] = formatMicros(charge.balanceRemaining);
-    counters.record(target.publisher.id, context.identity?.userId ?? null, charge.amount - (price.fee < charge.amount ? price.fee : charge.amount));
+    Object.assign(headers, chargeHeaders(charge));
+    counters.record(target.publisher.id, context.identity?.userId ?? null, charge.publisherEarned);
   } else if (hold) {
     await releaseCallCharge(context.em, hold, `upstream_status_${response.statusCode}`);
   } else if (success) {

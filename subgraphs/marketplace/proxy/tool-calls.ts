@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
-import { formatMicros } from '../services/decimal.js';
 import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
@@ -62,11 +61,6 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
     throw new AppError(502, 'tool_failed', text ?? `Tool ${toolName} reported an error`);
   }
   const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
-  usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge ? charge.amount - target.price.fee : 0n);
+  usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);
   return { result, charge };
 }
-
-export const chargeHeaders = (charge: Charge | null): Record<string, string> =>
-  charge
-    ? { 'x-charge-id': charge.chargeId, 'x-charge-amount': formatMicros(charge.amount), 'x-balance-remaining': formatMicros(charge.balanceRemaining) }
-    : {};
