@@ -36,6 +36,7 @@ const envSchema = z.object({
     z.string().regex(/^[0-9a-f]{64}$/i, 'SECRETS_KEY must be 64 hex characters (32 bytes)').optional(),
   ),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(2),
   TRUST_PROXY: booleanFlag(false),
   DAILY_CLAIM_USD: z.string().default('0.10'),
   SIGNUP_BONUS_USD: z.string().default('1.00'),
@@ -70,6 +71,8 @@ export interface Config {
   redisUrl?: string;
   logLevel: string;
   dbPoolMax: number;
+  /** How long a process trusts an API key it resolved (0: every request reads it). */
+  apiKeyCacheSeconds: number;
   trustProxy: boolean;
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
@@ -160,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: values.REDIS_URL,
     logLevel: values.LOG_LEVEL,
     dbPoolMax: values.DB_POOL_MAX,
+    apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,
     trustProxy: values.TRUST_PROXY,
     secrets,
     wallet: {

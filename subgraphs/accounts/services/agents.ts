@@ -3,6 +3,7 @@ import { requireIdentity } from '../../../shared/context.js';
 import { forbidden, notFound } from '../../../shared/errors.js';
 import { UserAccount } from '../entities/user.js';
 import { issueApiKey } from './api-keys.js';
+import { forgetApiKeyIdentities } from './api-key-identities.js';
 import { normalizeEmail, normalizeName } from './email-address.js';
 import { mailVerificationLink } from './email-links.js';
 import { createEmailToken } from './email-tokens.js';
@@ -70,6 +71,7 @@ export async function updateAgent(context: RequestContext, input: { email: strin
       return token;
     }),
   );
+  forgetApiKeyIdentities(context.em, user.id);
   await mailVerificationLink(context.services, email, token);
   await context.em.refresh(user);
   return agentRecord(user);

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey } from '../entities/api-key.js';
 import { UserAccount } from '../entities/user.js';
 import { issueApiKey } from './api-keys.js';
+import { forgetApiKeyIdentities } from './api-key-identities.js';
 
 /** Wallet recovery: every active key of the user stops working and one new `agent` key is issued. */
 export async function rotateApiKey(em: EntityManager, userId: string): Promise<{ apiKey: string } | null> {
@@ -10,5 +11,6 @@ export async function rotateApiKey(em: EntityManager, userId: string): Promise<{
   await em.nativeUpdate(ApiKey, { userId, revokedAt: null }, { revokedAt: new Date() });
   const { secret } = issueApiKey(em, userId, user.defaultOrganizationId, 'agent');
   await em.flush();
+  forgetApiKeyIdentities(em, userId);
   return { apiKey: secret };
 }

@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../../shared/errors.js';
 import { isUuid } from '../../../shared/ids.js';
 import { ApiKey } from '../entities/api-key.js';
 import { requireManagedOrganization, roleIn } from './organizations.js';
+import { forgetApiKeyIdentities } from './api-key-identities.js';
 
 export const API_KEY_PREFIX = 'ak_';
 export const MAX_ACTIVE_KEYS_PER_ORGANIZATION = 50;
@@ -62,6 +63,7 @@ export async function revokeApiKey(context: RequestContext, keyId: string) {
   if (!apiKey.revokedAt) {
     apiKey.revokedAt = new Date();
     await context.em.flush();
+    forgetApiKeyIdentities(context.em, apiKey.userId);
   }
   return apiKey;
 }

@@ -5,6 +5,7 @@ import { unauthorized } from '../../../shared/errors.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { verifyAccessToken } from './access-tokens.js';
 import { API_KEY_PREFIX } from './api-keys.js';
+import { apiKeyIdentitiesOf } from './api-key-identities.js';
 
 interface IdentityRow {
   user_id: string;
@@ -43,21 +44,28 @@ function identityOf(row: IdentityRow, credential: Identity['credential'], sessio
   };
 }
 
-/** Resolves `Bearer <access token | API key>` to an identity, or a 401. One indexed lookup either way. */
+/** Resolves `Bearer <access token | API key>` to an identity, or a 401. One indexed lookup either way (none for a recently seen key). */
 export async function resolveBearerCredential(em: EntityManager, token: string, services: PlatformServices): Promise<Identity> {
-  const connection = em.getConnection();
-  if (token.startsWith(API_KEY_PREFIX)) {
-    const [row] = (await connection.execute(API_KEY_SQL, [sha256Hex(token)])) as IdentityRow[];
-    if (!row || row.revoked_at) throw unauthorized('Invalid API key', 'invalid_api_key');
-    if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
-      connection
-        .execute('update account_api_key set last_used_at = now() where id = ?', [row.key_id])
-        .catch((error) => services.log.warn({ err: error }, 'could not record API key use'));
-    }
-    return identityOf(row, 'api_key', null);
-  }
+  if (token.startsWith(API_KEY_PREFIX)) return resolveApiKey(em, sha256Hex(token), services);
   const claims = await verifyAccessToken(services.config.secrets.JWT_SECRET, token);
-  const [row] = (await connection.execute(SESSION_SQL, [claims.sessionId, claims.userId])) as IdentityRow[];
+  const [row] = (await em.getConnection().execute(SESSION_SQL, [claims.sessionId, claims.userId])) as IdentityRow[];
   if (!row || row.revoked_at) throw unauthorized('This session has ended; sign in again', 'session_revoked');
   return identityOf(row, 'access_token', claims.sessionId);
+}
+
+async function resolveApiKey(em: EntityManager, keyHash: string, services: PlatformServices): Promise<Identity> {
+  const remembered = apiKeyIdentitiesOf(em);
+  const known = remembered.get(keyHash);
+  if (known) return known;
+  const connection = em.getConnection();
+  const [row] = (await connection.execute(API_KEY_SQL, [keyHash])) as IdentityRow[];
+  if (!row || row.revoked_at) throw unauthorized('Invalid API key', 'invalid_api_key');
+  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
+    connection
+      .execute('update account_api_key set last_used_at = now() where id = ?', [row.key_id])
+      .catch((error) => services.log.warn({ err: error }, 'could not record API key use'));
+  }
+  const identity = identityOf(row, 'api_key', null);
+  remembered.remember(keyHash, identity, services.config.apiKeyCacheSeconds);
+  return identity;
 }

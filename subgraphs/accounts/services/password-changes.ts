@@ -3,6 +3,7 @@ import { requireUserSession } from '../../../shared/context.js';
 import { badRequest, forbidden, notFound } from '../../../shared/errors.js';
 import { UserAccount } from '../entities/user.js';
 import { runAfterResponse } from './background.js';
+import { forgetApiKeyIdentities } from './api-key-identities.js';
 import { normalizeEmail } from './email-address.js';
 import { mailPasswordResetLink } from './email-links.js';
 import { createEmailToken, spendEmailToken } from './email-tokens.js';
@@ -27,7 +28,7 @@ export async function requestPasswordReset(context: RequestContext, emailInput: 
 
 /** A reset proves control of the mailbox: it also verifies the address, and ends every session. */
 export async function resetPassword(context: RequestContext, input: { token: string; newPassword: string }) {
-  return context.em.transactional(async (em) => {
+  const userId = await context.em.transactional(async (em) => {
     const spent = await spendEmailToken(em, input.token, 'reset_password', 404);
     const user = await em.findOneOrFail(UserAccount, spent.userId);
     assertStrongPassword(input.newPassword, user.email);
@@ -35,8 +36,10 @@ export async function resetPassword(context: RequestContext, input: { token: str
     if (user.email === spent.email) user.emailVerified = true;
     await em.flush();
     await revokeSessions(em, user.id, 'password_reset');
-    return { passwordReset: true };
+    return user.id;
   });
+  forgetApiKeyIdentities(context.em, userId);
+  return { passwordReset: true };
 }
 
 export async function changePassword(context: RequestContext, input: { currentPassword: string; newPassword: string }) {

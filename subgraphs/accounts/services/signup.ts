@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { forbidden } from '../../../shared/errors.js';
 import { UserAccount } from '../entities/user.js';
 import { normalizeEmail, normalizeName } from './email-address.js';
+import { forgetApiKeyIdentities } from './api-key-identities.js';
 import { mailVerificationLink } from './email-links.js';
 import { createEmailToken, spendEmailToken } from './email-tokens.js';
 import { createPersonalOrganization } from './organizations.js';
@@ -34,7 +35,7 @@ export async function signUp(context: RequestContext, input: { email: string; pa
 
 /** Proves the address the link was sent to, and signs the account in. */
 export async function verifyEmail(context: RequestContext, token: string): Promise<IssuedTokens> {
-  return context.em.transactional(async (em) => {
+  const tokens = await context.em.transactional(async (em) => {
     const spent = await spendEmailToken(em, token, 'verify_email');
     const user = await em.findOneOrFail(UserAccount, spent.userId);
     if (user.email !== spent.email) {
@@ -47,6 +48,8 @@ export async function verifyEmail(context: RequestContext, token: string): Promi
     }
     return startSession(em, context.services.config.secrets.JWT_SECRET, user);
   });
+  forgetApiKeyIdentities(context.em, tokens.user.id);
+  return tokens;
 }
 
 /** Same answer, at once, whether or not the account exists; the mail (if any) goes out afterwards. */

@@ -1,0 +1,49 @@
+import type { Identity } from '../../../shared/context.js';
+
+interface Remembered {
+  identity: Identity;
+  expiresAt: number;
+}
+
+const MAX_REMEMBERED = 50_000;
+
+/**
+ * API keys this process resolved recently, by key hash: the paid path then authenticates an agent
+ * without a query. Anything that changes what a key stands for (revocation, rotation, the owner's
+ * e-mail verification) forgets the owner's keys here at once; other processes notice within the TTL.
+ */
+export class ApiKeyIdentities {
+  private readonly byHash = new Map<string, Remembered>();
+
+  get(keyHash: string): Identity | null {
+    const remembered = this.byHash.get(keyHash);
+    if (!remembered) return null;
+    if (remembered.expiresAt > Date.now()) return remembered.identity;
+    this.byHash.delete(keyHash);
+    return null;
+  }
+
+  remember(keyHash: string, identity: Identity, ttlSeconds: number): void {
+    if (ttlSeconds <= 0) return;
+    if (this.byHash.size >= MAX_REMEMBERED) this.byHash.delete(this.byHash.keys().next().value!);
+    this.byHash.set(keyHash, { identity, expiresAt: Date.now() + ttlSeconds * 1000 });
+  }
+
+  forgetUser(userId: string): void {
+    for (const [hash, remembered] of this.byHash) if (remembered.identity.userId === userId) this.byHash.delete(hash);
+  }
+}
+
+/** One per database (keyed by the ORM configuration, shared by every fork of its EntityManager). */
+const perDatabase = new WeakMap<object, ApiKeyIdentities>();
+
+export function apiKeyIdentitiesOf(em: { config: object }): ApiKeyIdentities {
+  let identities = perDatabase.get(em.config);
+  if (!identities) perDatabase.set(em.config, (identities = new ApiKeyIdentities()));
+  return identities;
+}
+
+/** Call after changing a user's keys or e-mail verification. */
+export function forgetApiKeyIdentities(em: { config: object }, userId: string): void {
+  apiKeyIdentitiesOf(em).forgetUser(userId);
+}
