@@ -1,5 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runLedgerStatement } from './statements.js';
 
 /** Wallet-like accounts (money a user holds) refuse overdraft; system accounts may go negative. */
 export type UserAccountKind = 'user_wallet' | 'prepaid';
@@ -45,10 +46,10 @@ async function ensureAccount(em: EntityManager, key: AccountKey, noOverdraft: bo
   let known = ensured.get(em.config);
   if (!known) ensured.set(em.config, (known = new Set()));
   if (known.has(id)) return id;
-  await (em.fork() as EntityManager).execute(
+  await runLedgerStatement(
+    em.fork() as EntityManager,
     `insert into ledger_account (id, kind, owner_id, publisher_id, shard, no_overdraft) values (?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
     [id, key.kind, key.ownerId ?? null, key.publisherId ?? null, key.shard ?? 0, noOverdraft],
-    'run',
   );
   if (known.size >= MAX_REMEMBERED) known.clear();
   known.add(id);

@@ -10,6 +10,7 @@ import {
   pendingTransferClosed,
   pendingTransferNotFound,
 } from './errors.js';
+import { runLedgerStatement } from './statements.js';
 import { transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
 export interface TransferInput {
@@ -104,12 +105,12 @@ function checkMove(input: TransferInput) {
 const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
 
 export async function findTransfer(em: EntityManager, idempotencyKey: string): Promise<LedgerTransfer | null> {
-  const [row] = await em.execute('select * from ledger_transfer where idempotency_key = ?', [idempotencyKey]);
+  const [row] = await runLedgerStatement(em, 'select * from ledger_transfer where idempotency_key = ?', [idempotencyKey]);
   return row ? transferFromRow(row, true) : null;
 }
 
 export async function getTransfer(em: EntityManager, id: string): Promise<LedgerTransfer | null> {
-  const [row] = await em.execute('select * from ledger_transfer where id = ?', [id]);
+  const [row] = await runLedgerStatement(em, 'select * from ledger_transfer where id = ?', [id]);
   return row ? transferFromRow(row) : null;
 }
 
@@ -141,7 +142,7 @@ async function run(
   for (let attempt = 1; ; attempt++) {
     let rows: Record<string, any>[];
     try {
-      rows = await em.execute(sql, params);
+      rows = await runLedgerStatement(em, sql, params);
     } catch (error) {
       if (isUniqueViolation(error)) {
         if (inTransaction) throw conflict('idempotency_in_progress', 'The same idempotency key is being used concurrently');
