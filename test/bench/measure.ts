@@ -16,6 +16,11 @@ export interface MeasureOptions {
 export interface Measurement {
   requestsPerSecond: number;
   p50Ms: number;
+  /**
+   * Mean round trip from Little's law (connections / throughput): exact for a closed-loop load
+   * and finer than autocannon's whole-millisecond histogram, which rounds sub-millisecond calls to 0.
+   */
+  meanMs: number;
   p99Ms: number;
   requests: number;
   non2xx: number;
@@ -29,18 +34,20 @@ function perConnectionHeaders(list: Record<string, string>[], common: Record<str
 
 /** One autocannon run against a URL on this machine. */
 export async function measure(options: MeasureOptions): Promise<Measurement> {
+  const connections = options.connections ?? 10;
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    connections: options.connections ?? 10,
+    connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
     ...(options.headersPerConnection ? { setupClient: perConnectionHeaders(options.headersPerConnection, options.headers ?? {}) } : {}),
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
+    meanMs: Math.round((connections * 1000 * 1000) / result.requests.average) / 1000,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
     non2xx: result.non2xx,

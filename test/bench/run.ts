@@ -2,64 +2,61 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { loadConfig } from '../../shared/config.js';
-import { startPlatform } from '../../gateway/platform.js';
+import { createLogger } from '../../shared/logger.js';
+import { findFreePort } from '../../shared/db/embedded-postgres.js';
+import { openServices } from '../../shared/platform-services.js';
+import { subgraphModules } from '../../gateway/subgraphs.js';
 import { Api } from '../support/http.js';
-import { databaseUrlFor } from '../support/database-url.js';
-import { measure } from './measure.js';
+import { startPlatformChild } from './child-process.js';
+import { createBenchDatabase } from './database.js';
+import { measure, type Measurement } from './measure.js';
 import { scenarios } from './scenarios/index.js';
+import { benchScripts } from './scripts.js';
 import type { BenchRow } from './scenario.js';
 
+function describe(m: Measurement): string {
+  return `${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  mean ${m.meanMs} ms  p99 ${m.p99Ms} ms  (${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors)`;
+}
+
 /**
- * `npm run bench [scenario…]`: starts the platform on a fresh database (a new database on
- * DATABASE_URL's server, else an embedded PostgreSQL) and prints each scenario's figures.
+ * `npm run bench [scenario…]`: the platform runs as `npm start` would, in its own process, on a
+ * fresh database (a new database on DATABASE_URL's server, else an embedded PostgreSQL); the load
+ * comes from this process, and scenarios set up their data through the API or the services.
  */
 async function main() {
   const only = process.argv.slice(2);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-bench-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
-    const name = `acp_bench_${process.pid}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    databaseUrl = databaseUrlFor(process.env.DATABASE_URL, name);
-    dropDatabase = async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    };
-  }
-  const config = loadConfig({
-    ...process.env,
+  const database = await createBenchDatabase();
+  const env = {
     NODE_ENV: 'test',
-    PORT: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
+    DATABASE_URL: database.url,
     SEED_CATALOGUE: 'false',
     // The paid-proxy scenario's upstream runs on this machine.
     PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-  });
-  const platform = await startPlatform(config);
+  };
+  const platform = await startPlatformChild(benchScripts.platform, await findFreePort(), env);
+  const config = loadConfig({ ...process.env, ...env, PORT: '0' });
+  const opened = await openServices(config, createLogger(config.logLevel), subgraphModules);
   const rows: BenchRow[] = [];
   try {
     for (const scenario of scenarios) {
       if (only.length > 0 && !only.includes(scenario.name)) continue;
       console.error(`running ${scenario.name} …`);
-      rows.push(...(await scenario.run({ url: platform.url, api: new Api(platform.url), services: platform.services, measure })));
+      rows.push(...(await scenario.run({ url: platform.url, api: new Api(platform.url), services: opened.services, measure })));
     }
   } finally {
+    await opened.close();
     await platform.close();
-    await dropDatabase();
+    await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   for (const row of rows) {
-    const m = row.measurement;
-    const http = m ? `${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms  (${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors)` : '';
+    const http = row.measurement ? describe(row.measurement) : '';
     const figures = row.figures ? Object.entries(row.figures).map(([k, v]) => `${k} ${v}`).join('  ') : '';
-    console.log(`${row.scenario.padEnd(14)} ${row.case.padEnd(44)} ${http}${figures}`);
+    console.log(`${row.scenario.padEnd(14)} ${row.case.padEnd(46)} ${http}${figures}`);
   }
   process.exit(0);
 }

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensureWalletAccount, pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
-import { startFakeUpstream } from '../../fakes/upstream-server.js';
+import { startListeningChild } from '../child-process.js';
+import type { Measurement } from '../measure.js';
+import { benchScripts } from '../scripts.js';
 import type { BenchScenario } from '../scenario.js';
 
 /**
- * The same upstream endpoint called directly and through the paid proxy (reserve, forward, post,
- * fee, counters) in one run, 50 connections each. Needs PROXY_ALLOW_PRIVATE_UPSTREAMS (the
- * upstream is on this machine): the bench runner sets it.
+ * The same upstream endpoint, in its own process, called directly, through a bare Node proxy (the
+ * floor for any proxy in Node on this machine) and through the paid proxy (authentication,
+ * policy, reserve, forward, post, fee, counters), 50 connections and 1 connection each.
+ * Needs PROXY_ALLOW_PRIVATE_UPSTREAMS (the upstream is on this machine): the bench runner sets it.
  */
 export const paidProxyScenario: BenchScenario = {
   name: 'paid-proxy',
   async run({ url, api, services, measure }) {
-    const upstream = await startFakeUpstream();
+    const upstream = await startListeningChild(benchScripts.upstream);
+    const bare = await startListeningChild(benchScripts.bareProxy, { UPSTREAM_URL: upstream.url });
     try {
       const owner = await api.post('/auth/agent', { name: 'bench publisher' });
       const slug = `bench-${randomUUID().slice(0, 8)}`;
@@ -42,29 +46,41 @@ export const paidProxyScenario: BenchScenario = {
         });
         callers.push({ authorization: `Bearer ${caller.api_key}` });
       }
-      const headers = callers[0]!;
-      await measure({ url: `${url}/publishers/${slug}/echo/warm`, headersPerConnection: callers, amount: 500, connections: 50 });
-      const direct = await measure({ url: `${upstream.url}/echo/bench`, connections: 50, durationSeconds: 5 });
-      const proxied = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
-      const hotWallet = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headers, connections: 50, durationSeconds: 5 });
-      const single = await measure({ url: `${url}/publishers/${slug}/echo/bench`, headers, connections: 1, durationSeconds: 3 });
-      const singleDirect = await measure({ url: `${upstream.url}/echo/bench`, connections: 1, durationSeconds: 3 });
+      const paidUrl = `${url}/publishers/${slug}/echo/bench`;
+      const directUrl = `${upstream.url}/echo/bench`;
+      const bareUrl = `${bare.url}/echo/bench`;
+      const hotWallet = callers[0]!;
+      await measure({ url: paidUrl, headersPerConnection: callers, amount: 1000, connections: 50 });
+      await measure({ url: bareUrl, amount: 1000, connections: 50 });
+      const direct = await measure({ url: directUrl, connections: 50, durationSeconds: 5 });
+      const bareProxy = await measure({ url: bareUrl, connections: 50, durationSeconds: 5 });
+      const paid = await measure({ url: paidUrl, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
+      const hot = await measure({ url: paidUrl, headers: hotWallet, connections: 50, durationSeconds: 5 });
+      const directOne = await measure({ url: directUrl, connections: 1, durationSeconds: 3 });
+      const bareOne = await measure({ url: bareUrl, connections: 1, durationSeconds: 3 });
+      const paidOne = await measure({ url: paidUrl, headers: hotWallet, connections: 1, durationSeconds: 3 });
+      const percent = (part: Measurement, whole: Measurement) => `${Math.round((part.requestsPerSecond / whole.requestsPerSecond) * 100)}%`;
+      const added = (slower: Measurement, faster: Measurement) => ({
+        'added p50 ms': slower.p50Ms - faster.p50Ms,
+        'added mean ms': Math.round((slower.meanMs - faster.meanMs) * 1000) / 1000,
+      });
+      const row = (name: string, measurement: Measurement) => ({ scenario: 'paid-proxy', case: name, measurement });
+      const figures = (name: string, values: Record<string, number | string>) => ({ scenario: 'paid-proxy', case: name, figures: values });
       return [
-        { scenario: 'paid-proxy', case: 'GET upstream directly (50 connections)', measurement: direct },
-        { scenario: 'paid-proxy', case: 'GET via paid proxy (50 conns, 50 callers)', measurement: proxied },
-        { scenario: 'paid-proxy', case: 'GET via paid proxy (50 conns, 1 hot wallet)', measurement: hotWallet },
-        { scenario: 'paid-proxy', case: 'GET upstream directly (1 connection)', measurement: singleDirect },
-        { scenario: 'paid-proxy', case: 'GET through the paid proxy (1 connection)', measurement: single },
-        {
-          scenario: 'paid-proxy',
-          case: 'proxied / direct',
-          figures: {
-            throughput: `${Math.round((proxied.requestsPerSecond / direct.requestsPerSecond) * 100)}%`,
-            'added p50 ms': proxied.p50Ms - direct.p50Ms,
-          },
-        },
+        row('upstream directly (50 conns)', direct),
+        row('bare Node proxy, no metering (50 conns)', bareProxy),
+        row('paid proxy (50 conns, 50 callers)', paid),
+        row('paid proxy (50 conns, 1 hot wallet)', hot),
+        row('upstream directly (1 conn)', directOne),
+        row('bare Node proxy (1 conn)', bareOne),
+        row('paid proxy (1 conn)', paidOne),
+        figures('throughput ratios (50 conns)', { 'paid/direct': percent(paid, direct), 'paid/bare': percent(paid, bareProxy), 'bare/direct': percent(bareProxy, direct) }),
+        figures('paid vs direct (50 conns)', added(paid, direct)),
+        figures('paid vs direct (1 conn)', added(paidOne, directOne)),
+        figures('paid vs bare proxy (1 conn)', added(paidOne, bareOne)),
       ];
     } finally {
+      await bare.close();
       await upstream.close();
     }
   },
