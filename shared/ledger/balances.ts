@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SystemAccountKind } from './accounts.js';
-import { transferFromRow, type LedgerTransfer } from './transfer-record.js';
+import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
 /** Micro-dollars. `posted` = credits - debits posted; `held` = pending debits (reserves); `available` = posted - held. */
 export interface AccountBalance {
@@ -72,7 +72,7 @@ export async function listAccountTransfers(
   if (accountIds.length === 0) return [];
   const ids = `{${accountIds.join(',')}}`;
   const rows = await em.execute(
-    `select * from ledger_transfer where (debit_account_id = any(?::uuid[]) or credit_account_id = any(?::uuid[]))
+    `select ${TRANSFER_COLUMNS} from ledger_transfer where (debit_account_id = any(?::uuid[]) or credit_account_id = any(?::uuid[]))
        and type in ('transfer', 'post') and amount > 0
      order by created_at desc, id desc limit ? offset ?`,
     [ids, ids, page.limit, page.offset],

@@ -23,6 +23,13 @@ export interface LedgerTransfer {
   replayed: boolean;
 }
 
+/**
+ * What ledger statements return for a transfer, named rather than `*`: a prepared statement keeps
+ * its result shape, so a column added by a later migration must not change what it returns.
+ */
+export const TRANSFER_COLUMNS =
+  'id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after, created_at';
+
 const bigintOrNull = (value: unknown) => (value === null || value === undefined ? null : BigInt(value as string));
 
 export function transferFromRow(row: Record<string, any>, replayed = false): LedgerTransfer {

@@ -11,7 +11,7 @@ import {
   pendingTransferNotFound,
 } from './errors.js';
 import { runLedgerStatement } from './statements.js';
-import { transferFromRow, type LedgerTransfer } from './transfer-record.js';
+import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
 export interface TransferInput {
   /** Unique per movement: a replay with the same key returns the first result and moves nothing. */
@@ -54,7 +54,7 @@ with d as (
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata, debit_balance_after, credit_balance_after)
 select ?, ?, '${type}', '${state}', ?, ?, ?::bigint, ?, ?, ?::jsonb, ${column === 'posted' ? 'd.balance, c.balance' : 'null, null'} from d, c
-returning *`;
+returning ${TRANSFER_COLUMNS}`;
 
 const TRANSFER_SQL = MOVE_SQL('posted', 'transfer', 'posted');
 const RESERVE_SQL = MOVE_SQL('pending', 'reserve', 'pending');
@@ -85,7 +85,7 @@ insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id,
 select ?, ?, '${type}', '${type === 'post' ? 'posted' : 'voided'}', r.debit_account_id, r.credit_account_id,
   ${type === 'post' ? '?::bigint' : 'r.reserved'}, ?, coalesce(?, r.kind), coalesce(?, r.reference), ?::jsonb, d.balance, c.balance
 from r, d, c
-returning *`;
+returning ${TRANSFER_COLUMNS}`;
 
 const POST_SQL = SETTLE_SQL('post');
 const VOID_SQL = SETTLE_SQL('void');
@@ -105,12 +105,12 @@ function checkMove(input: TransferInput) {
 const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
 
 export async function findTransfer(em: EntityManager, idempotencyKey: string): Promise<LedgerTransfer | null> {
-  const [row] = await runLedgerStatement(em, 'select * from ledger_transfer where idempotency_key = ?', [idempotencyKey]);
+  const [row] = await runLedgerStatement(em, `select ${TRANSFER_COLUMNS} from ledger_transfer where idempotency_key = ?`, [idempotencyKey]);
   return row ? transferFromRow(row, true) : null;
 }
 
 export async function getTransfer(em: EntityManager, id: string): Promise<LedgerTransfer | null> {
-  const [row] = await runLedgerStatement(em, 'select * from ledger_transfer where id = ?', [id]);
+  const [row] = await runLedgerStatement(em, `select ${TRANSFER_COLUMNS} from ledger_transfer where id = ?`, [id]);
   return row ? transferFromRow(row) : null;
 }
 
@@ -245,7 +245,7 @@ with pick as (
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata)
 select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d, c
-returning *`;
+returning ${TRANSFER_COLUMNS}`;
 
 export async function reserveFromFirst(
   em: EntityManager,
@@ -298,7 +298,7 @@ with ${CLOSE_RESERVE('posted')}, c as (
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after)
 select ?, ?, 'post', 'posted', r.debit_account_id, r.credit_account_id, ?::bigint, ?, coalesce(?, r.kind), coalesce(?, r.reference), ?::jsonb, d.balance, c.balance + ?::bigint
 from r, d, c, fee
-returning *`;
+returning ${TRANSFER_COLUMNS}`;
 
 export async function postPendingWithFee(
   em: EntityManager,
