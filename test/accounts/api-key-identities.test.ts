@@ -56,4 +56,13 @@ describe('ApiKeyIdentities', () => {
     identities.forgetUser('u1');
     expect([identities.get('a'), identities.get('b'), identities.get('c')?.userId]).toEqual([null, null, 'u2']);
   });
+
+  it('does not remember a forgotten user again while the change may still be committing', () => {
+    const identities = new ApiKeyIdentities();
+    identities.forgetUser('u1');
+    // A lookup that raced the change's transaction read the old row: it is answered, not kept.
+    identities.remember('a', identity('u1'), 60);
+    identities.remember('c', identity('u2'), 60);
+    expect([identities.get('a'), identities.get('c')?.userId]).toEqual([null, 'u2']);
+  });
 });

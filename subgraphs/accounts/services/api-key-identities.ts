@@ -6,6 +6,12 @@ interface Remembered {
 }
 
 const MAX_REMEMBERED = 50_000;
+/**
+ * How long after a forget the user's keys are not remembered again. A forget may run inside the
+ * transaction that makes the change (wallet recovery rotates keys in one); a lookup racing that
+ * commit still reads the old row, and must not keep it for a whole TTL afterwards.
+ */
+const UNSETTLED_MS = 10_000;
 
 /**
  * API keys this process resolved recently, by key hash: the paid path then authenticates an agent
@@ -14,6 +20,7 @@ const MAX_REMEMBERED = 50_000;
  */
 export class ApiKeyIdentities {
   private readonly byHash = new Map<string, Remembered>();
+  private readonly unsettledUntil = new Map<string, number>();
 
   get(keyHash: string): Identity | null {
     const remembered = this.byHash.get(keyHash);
@@ -24,13 +31,28 @@ export class ApiKeyIdentities {
   }
 
   remember(keyHash: string, identity: Identity, ttlSeconds: number): void {
-    if (ttlSeconds <= 0) return;
+    if (ttlSeconds <= 0 || this.isUnsettled(identity.userId)) return;
     if (this.byHash.size >= MAX_REMEMBERED) this.byHash.delete(this.byHash.keys().next().value!);
     this.byHash.set(keyHash, { identity, expiresAt: Date.now() + ttlSeconds * 1000 });
   }
 
   forgetUser(userId: string): void {
     for (const [hash, remembered] of this.byHash) if (remembered.identity.userId === userId) this.byHash.delete(hash);
+    if (this.unsettledUntil.size >= MAX_REMEMBERED) this.dropSettled();
+    this.unsettledUntil.set(userId, Date.now() + UNSETTLED_MS);
+  }
+
+  private isUnsettled(userId: string): boolean {
+    const until = this.unsettledUntil.get(userId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.unsettledUntil.delete(userId);
+    return false;
+  }
+
+  private dropSettled(): void {
+    const now = Date.now();
+    for (const [userId, until] of this.unsettledUntil) if (until <= now) this.unsettledUntil.delete(userId);
   }
 }
 
