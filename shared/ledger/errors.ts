@@ -10,5 +10,9 @@ export const amountExceedsReserve = () => badRequest('amount_exceeds_reserve', '
 const codeOf = (error: any): string | undefined => error?.code ?? error?.cause?.code;
 
 export const isUniqueViolation = (error: unknown) => codeOf(error) === '23505';
+/** A transfer naming an account that does not exist: the statement rolled back whole. */
+export const isForeignKeyViolation = (error: unknown) => codeOf(error) === '23503';
+export const ledgerAccountMissing = (cause?: unknown) =>
+  new Error('Ledger account missing: accounts come from ensure*/pickSystemAccount', { cause });
 /** Deadlocks and serialization failures: the whole statement rolled back, so it can run again. */
 export const isRetryable = (error: unknown) => codeOf(error) === '40P01' || codeOf(error) === '40001';

@@ -5,8 +5,10 @@ import {
   amountExceedsReserve,
   idempotencyConflict,
   insufficientBalance,
+  isForeignKeyViolation,
   isRetryable,
   isUniqueViolation,
+  ledgerAccountMissing,
   pendingTransferClosed,
   pendingTransferNotFound,
 } from './errors.js';
@@ -39,8 +41,9 @@ const MAX_ATTEMPTS = 5;
 /**
  * One statement moves the money: the debit side is updated only if its no-overdraft rule holds
  * (`credits_posted - debits_posted - debits_pending >= amount`), the credit side only if the debit
- * happened, and the transfer row is inserted only if both did. A duplicate idempotency key makes
- * the whole statement fail, so nothing moves twice.
+ * happened, and the transfer row is inserted whenever the debit happened. A duplicate idempotency key
+ * makes the whole statement fail, so nothing moves twice; so does a missing credit account (the row's
+ * foreign key), so a debit can never commit without its transfer.
  */
 const MOVE_SQL = (column: 'posted' | 'pending', type: 'transfer' | 'reserve', state: 'posted' | 'pending') => `
 with d as (
@@ -53,7 +56,7 @@ with d as (
   returning credits_posted - debits_posted as balance
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata, debit_balance_after, credit_balance_after)
-select ?, ?, '${type}', '${state}', ?, ?, ?::bigint, ?, ?, ?::jsonb, ${column === 'posted' ? 'd.balance, c.balance' : 'null, null'} from d, c
+select ?, ?, '${type}', '${state}', ?, ?, ?::bigint, ?, ?, ?::jsonb, ${column === 'posted' ? 'd.balance, c.balance' : 'null, null'} from d left join c on true
 returning ${TRANSFER_COLUMNS}`;
 
 const TRANSFER_SQL = MOVE_SQL('posted', 'transfer', 'posted');
@@ -150,6 +153,7 @@ async function run(
         if (existing) return replayOf(existing, same);
       }
       if (isRetryable(error) && !inTransaction && attempt < MAX_ATTEMPTS) continue;
+      if (isForeignKeyViolation(error)) throw ledgerAccountMissing(error);
       throw error;
     }
     if (rows[0]) return transferFromRow(rows[0]);
@@ -161,7 +165,7 @@ async function run(
 
 async function explainRefusedMove(em: EntityManager, input: TransferInput): Promise<never> {
   const rows = await em.execute('select id from ledger_account where id in (?, ?)', [input.debit, input.credit]);
-  if (rows.length < 2) throw new Error('Ledger account missing: accounts come from ensure*/pickSystemAccount');
+  if (rows.length < 2) throw ledgerAccountMissing();
   throw insufficientBalance();
 }
 
@@ -244,7 +248,7 @@ with pick as (
   returning 1
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata)
-select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d, c
+select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d left join c on true
 returning ${TRANSFER_COLUMNS}`;
 
 export async function reserveFromFirst(
@@ -292,7 +296,7 @@ with ${CLOSE_RESERVE('posted')}, c as (
 ), fee as (
   insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, debit_balance_after, credit_balance_after)
   select ?, ?, 'transfer', 'posted', r.credit_account_id, ?, ?::bigint, 'gateway_fee', r.reference, c.balance, f.balance
-  from r, c, f
+  from r, c left join f on true
   returning id
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after)

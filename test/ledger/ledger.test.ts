@@ -59,6 +59,15 @@ describe('transfers', () => {
     expect((await getAccountBalance(em, wallet)).posted).toBe(999n);
   });
 
+  it('a transfer or reserve to an account that does not exist fails whole: the debit side keeps its money', async () => {
+    const wallet = await fundedWallet(1_000n);
+    const nowhere = randomUUID();
+    await expect(transfer(em, { idempotencyKey: key(), debit: wallet, credit: nowhere, amount: 100n, kind: 'charge' })).rejects.toThrow('Ledger account missing');
+    await expect(reserve(em, { idempotencyKey: key(), debit: wallet, credit: nowhere, amount: 100n, kind: 'charge' })).rejects.toThrow('Ledger account missing');
+    expect(await getAccountBalance(em, wallet)).toMatchObject({ posted: 1_000n, available: 1_000n });
+    await expectLedgerBalanced(em);
+  });
+
   it('refuses zero and negative amounts and a transfer to the same account', async () => {
     const wallet = await fundedWallet(0n);
     const revenue = await pickSystemAccount(em, 'platform_revenue');

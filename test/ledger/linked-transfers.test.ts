@@ -89,6 +89,18 @@ describe('post with a linked fee', () => {
     await expectLedgerBalanced(database().em());
   });
 
+  it('a hold or fee naming an account that does not exist fails whole and moves nothing', async () => {
+    const { wallet, prepaid, payable } = await accounts(null, 1000n);
+    await expect(hold([prepaid, wallet], randomUUID(), 10n)).rejects.toThrow('Ledger account missing');
+    expect((await getAccountBalance(em, wallet)).available).toBe(1000n);
+    const reserved = await hold([prepaid, wallet], payable, 50n);
+    const settle = { pendingId: reserved.id, idempotencyKey: key(), amount: 50n, fee: 5n, feeAccount: randomUUID(), feeIdempotencyKey: key() };
+    await expect(postPendingWithFee(em, settle)).rejects.toThrow('Ledger account missing');
+    expect(await getAccountBalance(em, wallet)).toMatchObject({ posted: 1000n, available: 950n });
+    expect((await getAccountBalance(em, payable)).posted).toBe(0n);
+    await expectLedgerBalanced(database().em());
+  });
+
   it('refuses to post more than was held, and a fee larger than the amount', async () => {
     const { wallet, prepaid, payable } = await accounts(null, 1000n);
     const reserved = await hold([prepaid, wallet], payable, 50n);
