@@ -41,7 +41,14 @@ function poolOf(em: EntityManager): Promise<Pool> {
  */
 export async function runLedgerStatement(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
   if (em.isInTransaction()) return em.execute(sql, params);
-  const pool = await poolOf(em);
+  return runPooledStatement(await poolOf(em), sql, params);
+}
+
+/** The driver's pool under an entity manager's connection (one per database). */
+export const ledgerPool = poolOf;
+
+/** Runs one statement (`?` placeholders) on its own, as a named prepared statement on the pool. */
+export async function runPooledStatement(pool: Pool, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
   const result = await pool.query({ ...preparedTextOf(sql), values: params });
   return result.rows;
 }

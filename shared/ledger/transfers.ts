@@ -12,6 +12,7 @@ import {
   pendingTransferClosed,
   pendingTransferNotFound,
 } from './errors.js';
+import { ledgerBatchers } from './batchers.js';
 import { runLedgerStatement } from './statements.js';
 import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
@@ -39,6 +40,17 @@ export interface SettleInput {
 const MAX_ATTEMPTS = 5;
 
 /**
+ * Every money statement first locks the accounts it touches, in id order, and its account updates
+ * wait for those locks (`AFTER_LOCKS`, a one-time filter): statements sharing accounts then queue
+ * instead of deadlocking, whichever sides they debit and credit, singly or in batches (see
+ * batched-*.ts). A reserve row is always locked before accounts.
+ */
+const lockAccounts = (ids: string) => `locked as materialized (
+  select id from ledger_account where id in (${ids}) order by id for no key update
+)`;
+const AFTER_LOCKS = '(select count(*) from locked) >= 0';
+
+/**
  * One statement moves the money: the debit side is updated only if its no-overdraft rule holds
  * (`credits_posted - debits_posted - debits_pending >= amount`), the credit side only if the debit
  * happened, and the transfer row is inserted whenever the debit happened. A duplicate idempotency key
@@ -46,9 +58,9 @@ const MAX_ATTEMPTS = 5;
  * foreign key), so a debit can never commit without its transfer.
  */
 const MOVE_SQL = (column: 'posted' | 'pending', type: 'transfer' | 'reserve', state: 'posted' | 'pending') => `
-with d as (
+with ${lockAccounts('?, ?')}, d as (
   update ledger_account set debits_${column} = debits_${column} + ?::bigint
-  where id = ? and (not no_overdraft or credits_posted - debits_posted - debits_pending >= ?::bigint)
+  where id = ? and (not no_overdraft or credits_posted - debits_posted - debits_pending >= ?::bigint) and ${AFTER_LOCKS}
   returning credits_posted - debits_posted as balance
 ), c as (
   update ledger_account set credits_${column} = credits_${column} + ?::bigint
@@ -64,16 +76,16 @@ const RESERVE_SQL = MOVE_SQL('pending', 'reserve', 'pending');
 
 /**
  * Closes a pending reserve (r) and settles its debit side (d): the hold is released and `amount` of
- * it posted. Parameters: reserve id, amount (for the `amount >= ` guard), amount posted.
+ * it posted. Parameters: reserve id, amount (for the `amount >= ` guard), [fee account,] amount posted.
  */
-const CLOSE_RESERVE = (state: 'posted' | 'voided') => `
+const CLOSE_RESERVE = (state: 'posted' | 'voided', feeAccount = false) => `
 r as (
   update ledger_transfer set state = '${state}'
   where id = ? and type = 'reserve' and state = 'pending' and amount >= ?::bigint
   returning debit_account_id, credit_account_id, amount as reserved, kind, reference
-), d as (
+), ${lockAccounts(`select debit_account_id from r union all select credit_account_id from r${feeAccount ? ' union all select ?::uuid' : ''}`)}, d as (
   update ledger_account a set debits_pending = a.debits_pending - r.reserved, debits_posted = a.debits_posted + ?::bigint
-  from r where a.id = r.debit_account_id
+  from r where a.id = r.debit_account_id and ${AFTER_LOCKS}
   returning a.credits_posted - a.debits_posted as balance
 )`;
 
@@ -81,7 +93,7 @@ r as (
 const SETTLE_SQL = (type: 'post' | 'void') => `
 with ${CLOSE_RESERVE(type === 'post' ? 'posted' : 'voided')}, c as (
   update ledger_account a set credits_pending = a.credits_pending - r.reserved, credits_posted = a.credits_posted + ?::bigint
-  from r where a.id = r.credit_account_id
+  from r where a.id = r.credit_account_id and ${AFTER_LOCKS}
   returning a.credits_posted - a.debits_posted as balance
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after)
@@ -173,6 +185,7 @@ async function move(em: EntityManager, sql: string, type: 'transfer' | 'reserve'
   checkMove(input);
   const amount = input.amount.toString();
   const params = [
+    input.debit, input.credit,
     amount, input.debit, amount,
     amount, input.credit,
     randomUUID(), input.idempotencyKey, input.debit, input.credit, amount, input.kind, input.reference ?? null, json(input.metadata),
@@ -234,13 +247,13 @@ export async function voidPending(em: EntityManager, input: SettleInput): Promis
  * not exist yet are skipped. 402 insufficient_balance when none covers it.
  */
 const RESERVE_FIRST_SQL = `
-with pick as (
+with ${lockAccounts('?, ?, ?')}, pick as (
   select id from ledger_account
   where id in (?, ?) and (not no_overdraft or credits_posted - debits_posted - debits_pending >= ?::bigint)
   order by (id = ?) desc limit 1
 ), d as (
   update ledger_account a set debits_pending = a.debits_pending + ?::bigint
-  from pick where a.id = pick.id and (not a.no_overdraft or a.credits_posted - a.debits_posted - a.debits_pending >= ?::bigint)
+  from pick where a.id = pick.id and (not a.no_overdraft or a.credits_posted - a.debits_posted - a.debits_pending >= ?::bigint) and ${AFTER_LOCKS}
   returning a.id
 ), c as (
   update ledger_account set credits_pending = credits_pending + ?::bigint
@@ -251,15 +264,27 @@ insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id,
 select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d left join c on true
 returning ${TRANSFER_COLUMNS}`;
 
-export async function reserveFromFirst(
-  em: EntityManager,
-  input: Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] },
-): Promise<LedgerTransfer> {
+type ReserveFirstInput = Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] };
+
+/** Outside a transaction, holds racing each other are group-committed (see batchers.ts). */
+export async function reserveFromFirst(em: EntityManager, input: ReserveFirstInput): Promise<LedgerTransfer> {
   const [preferred, fallback] = input.debits;
   checkMove({ ...input, debit: preferred });
   if (fallback === input.credit) throw badRequest('same_account', 'A transfer needs two different accounts');
+  const alone = () => reserveFromFirstAlone(em, input);
+  if (em.isInTransaction()) return alone();
+  const item = {
+    id: randomUUID(), idempotencyKey: input.idempotencyKey, preferred, fallback, credit: input.credit, amount: input.amount,
+    kind: input.kind, reference: input.reference ?? null, metadata: json(input.metadata),
+  };
+  return (await ledgerBatchers(em)).reserves.submit(item, alone);
+}
+
+async function reserveFromFirstAlone(em: EntityManager, input: ReserveFirstInput): Promise<LedgerTransfer> {
+  const [preferred, fallback] = input.debits;
   const amount = input.amount.toString();
   const params = (first: string, second: string) => [
+    first, second, input.credit,
     first, second, amount, first,
     amount, amount,
     amount, input.credit,
@@ -284,10 +309,10 @@ export async function reserveFromFirst(
  * platform's revenue the fee). Either both transfers exist or neither.
  */
 const POST_WITH_FEE_SQL = `
-with ${CLOSE_RESERVE('posted')}, c as (
+with ${CLOSE_RESERVE('posted', true)}, c as (
   update ledger_account a set credits_pending = a.credits_pending - r.reserved,
     credits_posted = a.credits_posted + ?::bigint, debits_posted = a.debits_posted + ?::bigint
-  from r where a.id = r.credit_account_id
+  from r where a.id = r.credit_account_id and ${AFTER_LOCKS}
   returning a.credits_posted - a.debits_posted as balance
 ), f as (
   update ledger_account set credits_posted = credits_posted + ?::bigint
@@ -304,19 +329,30 @@ select ?, ?, 'post', 'posted', r.debit_account_id, r.credit_account_id, ?::bigin
 from r, d, c, fee
 returning ${TRANSFER_COLUMNS}`;
 
-export async function postPendingWithFee(
-  em: EntityManager,
-  input: SettleInput & { amount: bigint; fee: bigint; feeAccount: string; feeIdempotencyKey: string },
-): Promise<LedgerTransfer> {
+type PostWithFeeInput = SettleInput & { amount: bigint; fee: bigint; feeAccount: string; feeIdempotencyKey: string };
+
+/** Outside a transaction, posts racing each other are group-committed (see batchers.ts). */
+export async function postPendingWithFee(em: EntityManager, input: PostWithFeeInput): Promise<LedgerTransfer> {
   if (input.fee <= 0n) return postPending(em, input);
   if (input.fee > input.amount) throw badRequest('invalid_amount', 'The fee cannot exceed the posted amount');
   checkKey(input.idempotencyKey);
   checkKey(input.feeIdempotencyKey);
   if (!/^[0-9a-f-]{36}$/i.test(input.pendingId)) throw pendingTransferNotFound();
+  const alone = () => postWithFeeAlone(em, input);
+  if (em.isInTransaction()) return alone();
+  const item = {
+    pendingId: input.pendingId, amount: input.amount, fee: input.fee, feeAccount: input.feeAccount,
+    feeId: randomUUID(), feeIdempotencyKey: input.feeIdempotencyKey, postId: randomUUID(), idempotencyKey: input.idempotencyKey,
+    kind: input.kind ?? null, reference: input.reference ?? null, metadata: json(input.metadata),
+  };
+  return (await ledgerBatchers(em)).posts.submit(item, alone);
+}
+
+async function postWithFeeAlone(em: EntityManager, input: PostWithFeeInput): Promise<LedgerTransfer> {
   const amount = input.amount.toString();
   const fee = input.fee.toString();
   const params = [
-    input.pendingId, amount,
+    input.pendingId, amount, input.feeAccount,
     amount,
     amount, fee,
     fee, input.feeAccount,

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  ensureWalletAccount,
   getAccountBalance,
   getSystemBalance,
   pickSystemAccount,
@@ -11,7 +10,7 @@ import {
   transfer,
   voidPending,
 } from '../../shared/ledger/index.js';
-import { errorOf, expectLedgerBalanced, ledgerKey, useLedgerDatabase } from '../support/ledger.js';
+import { errorOf, expectLedgerBalanced, fundedWallet as fundedWalletIn, ledgerKey, useLedgerDatabase } from '../support/ledger.js';
 
 const database = useLedgerDatabase();
 let em: EntityManager;
@@ -20,13 +19,7 @@ beforeAll(() => {
 });
 const key = ledgerKey;
 
-async function fundedWallet(micros: bigint) {
-  const wallet = await ensureWalletAccount(em, randomUUID());
-  if (micros > 0n) {
-    await transfer(em, { idempotencyKey: key(), debit: await pickSystemAccount(em, 'promotions'), credit: wallet, amount: micros, kind: 'bonus' });
-  }
-  return wallet;
-}
+const fundedWallet = (micros: bigint) => fundedWalletIn(em, micros);
 
 
 describe('transfers', () => {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { subgraphModules } from '../../gateway/subgraphs.js';
 import { createOrm, migrate } from '../../shared/db/orm.js';
-import { checkLedger } from '../../shared/ledger/index.js';
+import { checkLedger, ensureWalletAccount, pickSystemAccount, transfer } from '../../shared/ledger/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** A fresh migrated database with an ORM on it, for tests of the ledger itself. */
@@ -52,3 +52,12 @@ export const ledgerKey = () => `test:${randomUUID()}`;
 /** The status and code a money operation failed with, or null when it succeeded. */
 export const errorOf = async (work: Promise<unknown>) =>
   work.then(() => null, (error: any) => ({ status: error.status, code: error.code }));
+
+/** A new user's wallet holding `micros` (a promotions bonus). */
+export async function fundedWallet(em: EntityManager, micros: bigint): Promise<string> {
+  const wallet = await ensureWalletAccount(em, randomUUID());
+  if (micros > 0n) {
+    await transfer(em, { idempotencyKey: ledgerKey(), debit: await pickSystemAccount(em, 'promotions'), credit: wallet, amount: micros, kind: 'bonus' });
+  }
+  return wallet;
+}
