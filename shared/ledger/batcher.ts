@@ -3,6 +3,8 @@
  * are already in the database wait and go together in the next one: one statement, one transaction
  * and one WAL flush for many calls. A call never waits for a timer, only for statements already
  * running, so a lone call goes out at once, and alone (through its single-item statement).
+ * A statement still running after `stallMs` (waiting on a row lock another transaction holds, say)
+ * stops counting against `maxInFlight`, so it cannot hold up the calls queued behind it.
  *
  * A batch answers each item with its result or null. Null (an item the batch left alone, or every
  * item when the batch statement failed, which rolls it back whole) means the item is run alone,
@@ -31,10 +33,11 @@ export class StatementBatcher<Item, Result> {
   readonly stats: BatchStats = { batches: 0, settled: 0, alone: 0, handedBack: 0, failedBatches: 0, largestBatch: 0 };
   private queue: Waiting<Item, Result>[] = [];
   private inFlight = 0;
+  private stalled = 0;
 
   constructor(
     private readonly runBatch: (items: Item[]) => Promise<(Result | null)[]>,
-    private readonly options: { maxBatch: number; maxInFlight: number },
+    private readonly options: { maxBatch: number; maxInFlight: number; stallMs: number },
   ) {}
 
   /** `runAlone` is the single-item path: used for a lone item and for any item a batch did not settle. */
@@ -46,10 +49,18 @@ export class StatementBatcher<Item, Result> {
   }
 
   private drain(): void {
-    while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
+    while (this.inFlight - this.stalled < this.options.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight += 1;
+      let stalled = false;
+      const stallTimer = setTimeout(() => {
+        stalled = true;
+        this.stalled += 1;
+        this.drain();
+      }, this.options.stallMs).unref();
       void this.send(batch).finally(() => {
+        clearTimeout(stallTimer);
+        if (stalled) this.stalled -= 1;
         this.inFlight -= 1;
         this.drain();
       });

@@ -4,7 +4,11 @@ import {
   checkLedger,
   ensureWalletAccount,
   getAccountBalance,
+  ledgerBatchStats,
   pickSystemAccount,
+  postPendingWithFee,
+  prepaidAccountId,
+  reserveFromFirst,
   transfer,
 } from '../../../shared/ledger/index.js';
 import type { BenchRow, BenchScenario } from '../scenario.js';
@@ -51,19 +55,60 @@ async function runDebits(em: Em, walletFor: (index: number) => string) {
   return { succeeded, refused, perSecond: Math.round(DEBITS / seconds) };
 }
 
+const PAID_CALLERS = 50;
+
+/**
+ * The paid proxy's money path alone: a hold (prepaid credits first, else the wallet) then its post
+ * with the gateway fee, from PAID_CALLERS concurrent callers, each on its own wallet. Outside a
+ * transaction these are group-committed; the figures include the batch sizes that formed.
+ */
+async function runPaidCharges(em: Em, wallets: { userId: string; wallet: string }[]) {
+  const publisherId = randomUUID();
+  const before = await ledgerBatchStats(em());
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    wallets.slice(0, PAID_CALLERS).map(async ({ userId, wallet }) => {
+      const db = em();
+      while (next < DEBITS) {
+        const callId = `bench-call:${next++}:${randomUUID()}`;
+        const held = await reserveFromFirst(db, {
+          idempotencyKey: `${callId}:hold`,
+          debits: [prepaidAccountId(userId, publisherId), wallet],
+          credit: await pickSystemAccount(db, 'publisher_payable', { publisherId, shardKey: callId }),
+          amount: DEBIT,
+          kind: 'charge',
+        });
+        await postPendingWithFee(db, {
+          pendingId: held.id, idempotencyKey: `${callId}:capture`, amount: DEBIT, kind: 'charge',
+          fee: DEBIT / 50n, feeAccount: await pickSystemAccount(db, 'platform_revenue', { shardKey: callId }), feeIdempotencyKey: `${callId}:fee`,
+        });
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const after = await ledgerBatchStats(em());
+  const meanBatch = (kind: 'reserves' | 'posts') =>
+    Math.round(((after[kind].settled - before[kind].settled) / Math.max(1, after[kind].batches - before[kind].batches)) * 10) / 10;
+  return { perSecond: Math.round(DEBITS / seconds), holdBatch: meanBatch('reserves'), postBatch: meanBatch('posts') };
+}
+
 /** Debits per second through the ledger itself (the paid proxy's money path), spread over 1,000 wallets and on one hot wallet. */
 export const ledgerScenario: BenchScenario = {
   name: 'ledger',
   async run({ services }) {
     const em: Em = () => services.orm.em.fork() as EntityManager;
     const setup = em();
-    const wallets: string[] = [];
+    const owners: { userId: string; wallet: string }[] = [];
     for (let i = 0; i < 1_000; i++) {
-      const wallet = await ensureWalletAccount(setup, randomUUID());
+      const userId = randomUUID();
+      const wallet = await ensureWalletAccount(setup, userId);
       await fund(setup, wallet, 10n * DEBIT);
-      wallets.push(wallet);
+      owners.push({ userId, wallet });
     }
-    const spread = await runDebits(em, (index) => wallets[index % wallets.length]!);
+    const spread = await runDebits(em, (index) => owners[index % owners.length]!.wallet);
+    for (const { wallet } of owners.slice(0, PAID_CALLERS)) await fund(setup, wallet, BigInt(DEBITS) * DEBIT);
+    const paid = await runPaidCharges(em, owners);
 
     const hot = await ensureWalletAccount(setup, randomUUID());
     const funded = BigInt(DEBITS) * DEBIT - 500n * DEBIT;
@@ -75,6 +120,11 @@ export const ledgerScenario: BenchScenario = {
 
     const rows: BenchRow[] = [
       { scenario: 'ledger', case: `debits, 1,000 wallets, ${CONCURRENCY} concurrent`, figures: { 'debits/s': spread.perSecond, debits: spread.succeeded } },
+      {
+        scenario: 'ledger',
+        case: `paid-call hold + post with fee, ${PAID_CALLERS} callers`,
+        figures: { 'calls/s': paid.perSecond, 'mean hold batch': paid.holdBatch, 'mean post batch': paid.postBatch },
+      },
       {
         scenario: 'ledger',
         case: `debits, one hot wallet, ${CONCURRENCY} concurrent`,
