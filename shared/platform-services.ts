@@ -1,9 +1,11 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import { createOrm } from './db/orm.js';
 import { migrateWithLock } from './db/migrate-locked.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { createCache } from './cache.js';
 import { EventBus } from './events.js';
+import { reportLedgerBatchFailures } from './ledger/index.js';
 import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
@@ -31,6 +33,9 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
   const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax });
   const applied = await migrateWithLock(orm, url);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  await reportLedgerBatchFailures(orm.em as EntityManager, ({ statement, items, error }) =>
+    log.warn({ err: error, statement, items }, 'ledger batch statement failed; its items ran one by one'),
+  );
   const shutdownHooks: (() => Promise<void>)[] = [];
   const services: PlatformServices = {
     config,

@@ -37,7 +37,13 @@ export class StatementBatcher<Item, Result> {
 
   constructor(
     private readonly runBatch: (items: Item[]) => Promise<(Result | null)[]>,
-    private readonly options: { maxBatch: number; maxInFlight: number; stallMs: number },
+    private readonly options: {
+      maxBatch: number;
+      maxInFlight: number;
+      stallMs: number;
+      /** Told of each batch statement that failed (its items then ran alone). */
+      onFailure?: (error: unknown, items: number) => void;
+    },
   ) {}
 
   /** `runAlone` is the single-item path: used for a lone item and for any item a batch did not settle. */
@@ -80,8 +86,9 @@ export class StatementBatcher<Item, Result> {
     let results: (Result | null)[];
     try {
       results = await this.runBatch(batch.map((waiting) => waiting.item));
-    } catch {
+    } catch (error) {
       this.stats.failedBatches += 1;
+      this.options.onFailure?.(error, batch.length);
       results = [];
     }
     batch.forEach((waiting, index) => {

@@ -10,7 +10,11 @@ import type { LedgerTransfer } from './transfer-record.js';
 export interface LedgerBatchers {
   reserves: StatementBatcher<ReserveItem, LedgerTransfer>;
   posts: StatementBatcher<PostItem, LedgerTransfer>;
+  /** Where failed batch statements are reported (set by reportLedgerBatchFailures). */
+  report: BatchFailureReporter | null;
 }
+
+export type BatchFailureReporter = (failure: { statement: 'reserves' | 'posts'; items: number; error: unknown }) => void;
 
 const MAX_BATCH = 100;
 /** One statement of each kind at a time per process: measured best on 2 cores (larger batches, fewer wake-ups). */
@@ -24,14 +28,28 @@ export async function ledgerBatchers(em: EntityManager): Promise<LedgerBatchers>
   const pool = await ledgerPool(em);
   let batchers = batchersByPool.get(pool);
   if (!batchers) {
-    const options = { maxBatch: MAX_BATCH, maxInFlight: MAX_IN_FLIGHT, stallMs: STALL_MS };
-    batchers = {
-      reserves: new StatementBatcher((items) => reserveBatch(pool, items), options),
-      posts: new StatementBatcher((items) => postBatch(pool, items), options),
+    const options = (statement: 'reserves' | 'posts') => ({
+      maxBatch: MAX_BATCH,
+      maxInFlight: MAX_IN_FLIGHT,
+      stallMs: STALL_MS,
+      onFailure: (error: unknown, items: number) => created.report?.({ statement, items, error }),
+    });
+    const created: LedgerBatchers = {
+      reserves: new StatementBatcher((items) => reserveBatch(pool, items), options('reserves')),
+      posts: new StatementBatcher((items) => postBatch(pool, items), options('posts')),
+      report: null,
     };
-    batchersByPool.set(pool, batchers);
+    batchersByPool.set(pool, (batchers = created));
   }
   return batchers;
+}
+
+/**
+ * A failed batch costs nothing in money (it rolled back whole and its items ran alone), but it
+ * should not happen: a failure is a deadlock, a replay racing, or a bug worth seeing in the logs.
+ */
+export async function reportLedgerBatchFailures(em: EntityManager, report: BatchFailureReporter | null): Promise<void> {
+  (await ledgerBatchers(em)).report = report;
 }
 
 /** How the batches went so far (for the bench and tests). */

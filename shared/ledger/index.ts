@@ -27,7 +27,7 @@ export {
 } from './balances.js';
 export { insufficientBalance } from './errors.js';
 export type { BatchStats } from './batcher.js';
-export { ledgerBatchStats } from './batchers.js';
+export { ledgerBatchStats, reportLedgerBatchFailures, type BatchFailureReporter } from './batchers.js';
 export { checkLedger, type LedgerCheck } from './invariant.js';
 export { ledgerMigrations } from './migrations.js';
 export type { LedgerTransfer, TransferState, TransferType } from './transfer-record.js';

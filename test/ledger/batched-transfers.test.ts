@@ -8,6 +8,7 @@ import {
   listAccountTransfers,
   pickSystemAccount,
   postPendingWithFee,
+  reportLedgerBatchFailures,
   reserveFromFirst,
   transfer,
   voidPending,
@@ -161,10 +162,14 @@ describe('group-committed posts', () => {
     const payable = await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'fails' });
     const revenue = await pickSystemAccount(em, 'platform_revenue');
     const holds = await Promise.all(Array.from({ length: 12 }, () => hold(wallet, payable, 100n)));
+    const reported: { statement: string; items: number; code: string }[] = [];
+    await reportLedgerBatchFailures(em, ({ statement, items, error }) => reported.push({ statement, items, code: (error as any).code }));
     const { result, posts } = await statsDelta(() =>
       Promise.all(holds.map((held, index) => errorOf(settle(held.id, 100n, 10n, index === 6 ? randomUUID() : revenue)).catch((error) => error.message))),
     );
+    await reportLedgerBatchFailures(em, null);
     expect(posts.failedBatches).toBeGreaterThan(0);
+    expect(reported).toContainEqual({ statement: 'posts', items: expect.any(Number), code: '23503' });
     expect(result.filter((outcome) => outcome === null)).toHaveLength(11);
     expect(await getAccountBalance(em, wallet)).toMatchObject({ posted: 8_900n, held: 100n });
     await expectLedgerBalanced(em);

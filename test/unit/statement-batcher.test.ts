@@ -31,9 +31,11 @@ describe('statement batcher', () => {
     expect(batcher.stats).toMatchObject({ batches: 1, settled: 2, alone: 1, handedBack: 1, failedBatches: 0, largestBatch: 3 });
   });
 
-  it('every item of a failed batch runs alone', async () => {
+  it('every item of a failed batch runs alone, and the failure is reported', async () => {
     const { sent, run } = controlledRunner();
-    const batcher = new StatementBatcher(run, { maxBatch: 10, maxInFlight: 1, stallMs: 10_000 });
+    const failures: [string, number][] = [];
+    const onFailure = (error: unknown, items: number) => void failures.push([(error as Error).message, items]);
+    const batcher = new StatementBatcher(run, { maxBatch: 10, maxInFlight: 1, stallMs: 10_000, onFailure });
     let releaseAlone!: () => void;
     void batcher.submit(0, () => new Promise((resolve) => (releaseAlone = () => resolve('alone-0'))));
     const rest = [1, 2].map((item) => batcher.submit(item, async () => `alone-${item}`));
@@ -42,6 +44,7 @@ describe('statement batcher', () => {
     sent[0]!.finish(new Error('deadlock detected'));
     expect(await Promise.all(rest)).toEqual(['alone-1', 'alone-2']);
     expect(batcher.stats).toMatchObject({ failedBatches: 1, handedBack: 2 });
+    expect(failures).toEqual([['deadlock detected', 2]]);
   });
 
   it('a statement stuck past stallMs lets the queued items go in the next one', async () => {
