@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 
 export interface RunningChild {
   url: string;
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -51,7 +52,7 @@ export async function startListeningChild(script: string, env: NodeJS.ProcessEnv
     const match = /^listening (\S+)$/.exec(line);
     if (!match) throw new Error(`${script} printed "${line}" instead of "listening <url>"`);
     lines.on('line', (next) => process.stderr.write(`${next}\n`));
-    return { url: match[1]!, close: () => stop(child) };
+    return { url: match[1]!, pid: child.pid!, close: () => stop(child) };
   } catch (error) {
     await stop(child);
     throw error;
@@ -76,7 +77,7 @@ export async function startPlatformChild(script: string, port: number, env: Node
   const url = `http://127.0.0.1:${port}`;
   try {
     await Promise.race([waitUntilReady(url), failOnEarlyExit(child, script), timeout(script)]);
-    return { url, close: () => stop(child) };
+    return { url, pid: child.pid!, close: () => stop(child) };
   } catch (error) {
     await stop(child);
     throw error;

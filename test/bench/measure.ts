@@ -25,6 +25,8 @@ export interface Measurement {
   requests: number;
   non2xx: number;
   errors: number;
+  /** CPU the platform process spent per request during the run (set by the runner, Linux only). */
+  platformCpuUsPerRequest?: number;
 }
 
 function perConnectionHeaders(list: Record<string, string>[], common: Record<string, string>) {

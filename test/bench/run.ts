@@ -10,13 +10,29 @@ import { subgraphModules } from '../../gateway/subgraphs.js';
 import { Api } from '../support/http.js';
 import { startPlatformChild } from './child-process.js';
 import { createBenchDatabase } from './database.js';
-import { measure, type Measurement } from './measure.js';
+import { measure, type Measurement, type MeasureOptions } from './measure.js';
+import { cpuSecondsOf } from './process-cpu.js';
 import { scenarios } from './scenarios/index.js';
 import { benchScripts } from './scripts.js';
 import type { BenchRow } from './scenario.js';
 
 function describe(m: Measurement): string {
-  return `${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  mean ${m.meanMs} ms  p99 ${m.p99Ms} ms  (${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors)`;
+  const cpu = m.platformCpuUsPerRequest === undefined ? '' : `  platform CPU ${m.platformCpuUsPerRequest} µs/req`;
+  return `${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  mean ${m.meanMs} ms  p99 ${m.p99Ms} ms${cpu}  (${m.requests} requests, ${m.non2xx} non-2xx, ${m.errors} errors)`;
+}
+
+/**
+ * Throughput on 2 shared cores swings with whatever else runs; the platform's own CPU time per
+ * request is the steadier figure for comparing two versions of the code.
+ */
+function measuringPlatformCpu(pid: number) {
+  return async (options: MeasureOptions): Promise<Measurement> => {
+    const before = cpuSecondsOf(pid);
+    const measured = await measure(options);
+    const after = cpuSecondsOf(pid);
+    if (before === null || after === null || measured.requests === 0) return measured;
+    return { ...measured, platformCpuUsPerRequest: Math.round(((after - before) * 1e6) / measured.requests) };
+  };
 }
 
 /**
@@ -45,7 +61,8 @@ async function main() {
     for (const scenario of scenarios) {
       if (only.length > 0 && !only.includes(scenario.name)) continue;
       console.error(`running ${scenario.name} …`);
-      rows.push(...(await scenario.run({ url: platform.url, api: new Api(platform.url), services: opened.services, measure })));
+      const context = { url: platform.url, api: new Api(platform.url), services: opened.services, measure: measuringPlatformCpu(platform.pid) };
+      rows.push(...(await scenario.run(context)));
     }
   } finally {
     await opened.close();
