@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runLedgerStatement } from './statements.js';
+import { ledgerPool, runPooledStatement } from './statements.js';
 
 /** Wallet-like accounts (money a user holds) refuse overdraft; system accounts may go negative. */
 export type UserAccountKind = 'user_wallet' | 'prepaid';
@@ -38,7 +38,7 @@ const ensured = new WeakMap<object, Set<string>>();
 const MAX_REMEMBERED = 200_000;
 
 /**
- * Creates the account row if missing. Runs outside the caller's transaction (on a fork), so a
+ * Creates the account row if missing. Runs on the pool, outside the caller's transaction, so a
  * rollback of the caller never removes an account this process remembers as existing.
  */
 async function ensureAccount(em: EntityManager, key: AccountKey, noOverdraft: boolean): Promise<string> {
@@ -46,8 +46,8 @@ async function ensureAccount(em: EntityManager, key: AccountKey, noOverdraft: bo
   let known = ensured.get(em.config);
   if (!known) ensured.set(em.config, (known = new Set()));
   if (known.has(id)) return id;
-  await runLedgerStatement(
-    em.fork() as EntityManager,
+  await runPooledStatement(
+    await ledgerPool(em),
     `insert into ledger_account (id, kind, owner_id, publisher_id, shard, no_overdraft) values (?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
     [id, key.kind, key.ownerId ?? null, key.publisherId ?? null, key.shard ?? 0, noOverdraft],
   );

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
+import { sha256Hex } from '../crypto.js';
 
 interface PreparedText {
   name: string;
@@ -15,7 +15,7 @@ function preparedTextOf(sql: string): PreparedText {
   if (!prepared) {
     let position = 0;
     const text = sql.replace(/\?/g, () => `$${++position}`);
-    prepared = { name: `ledger_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text };
+    prepared = { name: `ledger_${sha256Hex(text).slice(0, 24)}`, text };
     preparedTexts.set(sql, prepared);
   }
   return prepared;
@@ -23,7 +23,8 @@ function preparedTextOf(sql: string): PreparedText {
 
 const pools = new WeakMap<object, Promise<Pool>>();
 
-function poolOf(em: EntityManager): Promise<Pool> {
+/** The driver's pool under an entity manager's connection (one per database). */
+export function ledgerPool(em: EntityManager): Promise<Pool> {
   const connection = em.getConnection();
   let pool = pools.get(connection);
   if (!pool) {
@@ -41,11 +42,8 @@ function poolOf(em: EntityManager): Promise<Pool> {
  */
 export async function runLedgerStatement(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, any>[]> {
   if (em.isInTransaction()) return em.execute(sql, params);
-  return runPooledStatement(await poolOf(em), sql, params);
+  return runPooledStatement(await ledgerPool(em), sql, params);
 }
-
-/** The driver's pool under an entity manager's connection (one per database). */
-export const ledgerPool = poolOf;
 
 /** Runs one statement (`?` placeholders) on its own, as a named prepared statement on the pool. */
 export async function runPooledStatement(pool: Pool, sql: string, params: unknown[]): Promise<Record<string, any>[]> {

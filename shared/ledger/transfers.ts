@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, conflict } from '../errors.js';
+import { isUuid } from '../ids.js';
 import {
   amountExceedsReserve,
   idempotencyConflict,
@@ -215,7 +216,7 @@ async function explainRefusedSettle(em: EntityManager, pendingId: string, amount
 
 async function settle(em: EntityManager, type: 'post' | 'void', input: SettleInput, amount: bigint) {
   checkKey(input.idempotencyKey);
-  if (!/^[0-9a-f-]{36}$/i.test(input.pendingId)) throw pendingTransferNotFound();
+  if (!isUuid(input.pendingId)) throw pendingTransferNotFound();
   const posted = amount.toString();
   const params = [
     input.pendingId, posted,
@@ -337,7 +338,7 @@ export async function postPendingWithFee(em: EntityManager, input: PostWithFeeIn
   if (input.fee > input.amount) throw badRequest('invalid_amount', 'The fee cannot exceed the posted amount');
   checkKey(input.idempotencyKey);
   checkKey(input.feeIdempotencyKey);
-  if (!/^[0-9a-f-]{36}$/i.test(input.pendingId)) throw pendingTransferNotFound();
+  if (!isUuid(input.pendingId)) throw pendingTransferNotFound();
   const alone = () => postWithFeeAlone(em, input);
   if (em.isInTransaction()) return alone();
   const item = {

@@ -157,6 +157,16 @@ describe('group-committed posts', () => {
     await expectLedgerBalanced(em);
   });
 
+  it('a reserve id that only looks like a uuid is 404 and never reaches (or fails) a batch', async () => {
+    const revenue = await pickSystemAccount(em, 'platform_revenue');
+    const lookalike = '------------------------------------';
+    const { result, posts } = await statsDelta(() =>
+      Promise.all([settle(lookalike, 1n, 1n, revenue), voidPending(database().em(), { pendingId: lookalike, idempotencyKey: key() })].map((work) => errorOf(work))),
+    );
+    expect(result).toEqual([{ status: 404, code: 'pending_transfer_not_found' }, { status: 404, code: 'pending_transfer_not_found' }]);
+    expect(posts.batches + posts.alone).toBe(0);
+  });
+
   it('a batch that fails whole (an unknown fee account) moves nothing; its other items are settled one by one', async () => {
     const wallet = await fundedWallet(10_000n);
     const payable = await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'fails' });

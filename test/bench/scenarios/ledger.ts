@@ -6,11 +6,10 @@ import {
   getAccountBalance,
   ledgerBatchStats,
   pickSystemAccount,
-  postPendingWithFee,
-  prepaidAccountId,
-  reserveFromFirst,
   transfer,
 } from '../../../shared/ledger/index.js';
+import { captureCallCharge, holdCallCharge } from '../../../subgraphs/marketplace/proxy/charging.js';
+import type { CallPrice } from '../../../subgraphs/marketplace/services/pricing.js';
 import type { BenchRow, BenchScenario } from '../scenario.js';
 
 const CONCURRENCY = 16;
@@ -58,31 +57,23 @@ async function runDebits(em: Em, walletFor: (index: number) => string) {
 const PAID_CALLERS = 50;
 
 /**
- * The paid proxy's money path alone: a hold (prepaid credits first, else the wallet) then its post
- * with the gateway fee, from PAID_CALLERS concurrent callers, each on its own wallet. Outside a
- * transaction these are group-committed; the figures include the batch sizes that formed.
+ * The paid proxy's money path alone (its own holdCallCharge and captureCallCharge): a hold, then
+ * its post with the gateway fee, from PAID_CALLERS concurrent callers, each on its own wallet.
+ * Outside a transaction these are group-committed; the figures include the batch sizes that formed.
  */
 async function runPaidCharges(em: Em, wallets: { userId: string; wallet: string }[]) {
   const publisherId = randomUUID();
+  const price: CallPrice = { base: DEBIT - DEBIT / 50n, markup: 0n, fee: DEBIT / 50n, total: DEBIT, minimumApplied: false };
   const before = await ledgerBatchStats(em());
   let next = 0;
   const started = process.hrtime.bigint();
   await Promise.all(
-    wallets.slice(0, PAID_CALLERS).map(async ({ userId, wallet }) => {
+    wallets.slice(0, PAID_CALLERS).map(async ({ userId }) => {
       const db = em();
       while (next < DEBITS) {
-        const callId = `bench-call:${next++}:${randomUUID()}`;
-        const held = await reserveFromFirst(db, {
-          idempotencyKey: `${callId}:hold`,
-          debits: [prepaidAccountId(userId, publisherId), wallet],
-          credit: await pickSystemAccount(db, 'publisher_payable', { publisherId, shardKey: callId }),
-          amount: DEBIT,
-          kind: 'charge',
-        });
-        await postPendingWithFee(db, {
-          pendingId: held.id, idempotencyKey: `${callId}:capture`, amount: DEBIT, kind: 'charge',
-          fee: DEBIT / 50n, feeAccount: await pickSystemAccount(db, 'platform_revenue', { shardKey: callId }), feeIdempotencyKey: `${callId}:fee`,
-        });
+        next++;
+        const hold = await holdCallCharge(db, { callId: randomUUID(), userId, publisherId, amount: DEBIT, metadata: { bench: true } });
+        await captureCallCharge(db, hold, price, { bench: true });
       }
     }),
   );
