@@ -89,6 +89,41 @@ describe('forwarding', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += new TextDecoder().decode(chunk.value);
     expect(rest).toBe('data: event 2\n\ndata: event 3\n\n');
   });
+
+  it('passes a fixed-length body on with its Content-Length, byte for byte', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const direct = await fetch(`${upstream.url}/echo/sized`);
+    const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/echo/sized`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    const body = await response.text();
+    expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(response.headers.get('transfer-encoding')).toBeNull();
+    expect(JSON.parse(body)).toMatchObject({ method: 'GET', path: '/echo/sized' });
+    expect(direct.headers.get('content-length')).not.toBeNull();
+  });
+
+  it('cuts the caller off when the upstream dies mid-body, so a truncated answer never looks complete', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent();
+    const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/truncated`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    expect(response.status).toBe(200);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('closes the upstream stream when the caller goes away', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent();
+    const abandonedBefore = upstream.abandonedStreams;
+    const caller = new AbortController();
+    const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/sse?gap=50&events=100`, {
+      headers: { authorization: `Bearer ${agent.api_key}` },
+      signal: caller.signal,
+    });
+    await response.body!.getReader().read();
+    caller.abort();
+    for (let waited = 0; upstream.abandonedStreams === abandonedBefore && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.abandonedStreams).toBe(abandonedBefore + 1);
+  });
 });
 
 describe('charging', () => {
@@ -153,6 +188,21 @@ describe('charging', () => {
     expect(response.status).toBe(status);
     expect(response.headers.get('x-charge-id')).toBeNull();
     expect(await balanceOf(agent.api_key)).toBe('1.00');
+  });
+
+  it('charges nothing and releases the hold when the caller leaves before the upstream answers', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    const caller = new AbortController();
+    const call = fetch(`${t.api.baseUrl}/publishers/${pub.slug}/slow?ms=400`, { headers: { authorization: `Bearer ${agent.api_key}` }, signal: caller.signal });
+    setTimeout(() => caller.abort(), 150);
+    await expect(call).rejects.toThrow();
+    let wallet = (await t.api.get('/wallet/balance', { token: agent.api_key })).body.data;
+    for (let waited = 0; wallet.pending !== '0.00' && waited < 3000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      wallet = (await t.api.get('/wallet/balance', { token: agent.api_key })).body.data;
+    }
+    expect(wallet).toMatchObject({ balance: '1.00', pending: '0.00', available: '1.00' });
   });
 
   it('charges nothing when the upstream cannot be reached (502)', async () => {

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import { readCapped } from '../../../shared/http/upstream-client.js';
@@ -7,6 +6,7 @@ import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
+import { relayBody } from './relay-body.js';
 import { callPublisherTool, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { publisherForCall } from '../services/load-publisher-for-call.js';
@@ -48,6 +48,12 @@ export function upstreamPathOf(req: Request): { path: string; query: string } {
 const hasBody = (req: Request) =>
   req.method !== 'GET' && req.method !== 'HEAD' && (Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0);
 
+/** The upstream's Content-Length, passed on as is: the body is relayed byte for byte (never decoded). */
+function fixedLengthOf(started: StartedCall): string | null {
+  const length = started.response.headers['content-length'];
+  return typeof length === 'string' && /^\d+$/.test(length) ? length : null;
+}
+
 async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
   const counters = usageCountersOf(services);
   let settled = false;
@@ -58,12 +64,17 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     res.status(finished.status);
     for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
     if (buffered) return void res.end(buffered);
-    res.flushHeaders();
-    await pipeline(started.response.body, res);
+    const length = fixedLengthOf(started);
+    // A body of known length goes out with the headers in one write; a stream shows its status
+    // and charge headers before its first event, however long that takes.
+    if (length === null) res.flushHeaders();
+    else res.setHeader('content-length', length);
+    await relayBody(started.response.body, res);
   } catch (error) {
-    if (!settled) await abandonPaidCall(context, started, 'relay_failed');
-    if (!res.headersSent) sendProxyError(res, context, error);
-    else res.destroy();
+    // Charged: the caller has, or is about to have, the status; a body cut short must look cut short.
+    if (settled) return void res.destroy();
+    await abandonPaidCall(context, started, 'relay_failed');
+    if (!res.destroyed) sendProxyError(res, context, error);
   }
 }
 
@@ -114,6 +125,8 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
         signal: abort.signal,
       });
     } catch (error) {
+      // A caller who went away aborted the upstream request: there is no one left to answer.
+      if (res.destroyed) return;
       return sendProxyError(res, context, error);
     }
     await relay(services, context, started, res);
