@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A random URL-safe token with the given number of bytes of entropy (default 256 bits). */
 export function randomToken(bytes = 32): string {
@@ -7,7 +7,8 @@ export function randomToken(bytes = 32): string {
 
 /** Secrets (refresh tokens, API keys, one-time codes) are stored as SHA-256 digests: they are high-entropy already. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  // The one-shot hash is about 2.5× faster than a Hash object; it runs several times per paid call.
+  return hash('sha256', value, 'hex');
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

@@ -1,4 +1,5 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
+import { sha256Hex } from '../crypto.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ledgerPool, runPooledStatement } from './statements.js';
 
@@ -25,17 +26,24 @@ interface AccountKey {
   shard?: number;
 }
 
+const MAX_REMEMBERED = 200_000;
+const derivedIds = new Map<string, string>();
+
 /** The id is derived from what the account is, so finding an account never needs a lookup. */
 export function ledgerAccountId(key: AccountKey): string {
-  const hex = createHash('sha256')
-    .update(`ledger-account:${key.kind}:${key.ownerId ?? ''}:${key.publisherId ?? ''}:${key.shard ?? 0}`)
-    .digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  const name = `ledger-account:${key.kind}:${key.ownerId ?? ''}:${key.publisherId ?? ''}:${key.shard ?? 0}`;
+  let id = derivedIds.get(name);
+  if (id === undefined) {
+    const hex = sha256Hex(name);
+    id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    if (derivedIds.size >= MAX_REMEMBERED) derivedIds.clear();
+    derivedIds.set(name, id);
+  }
+  return id;
 }
 
 /** Accounts known to exist, per database (keyed by the ORM configuration); rows are never deleted. */
 const ensured = new WeakMap<object, Set<string>>();
-const MAX_REMEMBERED = 200_000;
 
 /**
  * Creates the account row if missing. Runs on the pool, outside the caller's transaction, so a
@@ -76,9 +84,10 @@ export interface SystemAccountChoice {
   shardKey?: string;
 }
 
-function shardOf(shardKey: string | undefined): number {
+/** The shard a transfer key picks (random without one). Stable: a replay must name the same account. */
+export function shardOf(shardKey: string | undefined): number {
   if (shardKey === undefined) return randomInt(SYSTEM_ACCOUNT_SHARDS);
-  return createHash('sha256').update(shardKey).digest().readUInt32BE(0) % SYSTEM_ACCOUNT_SHARDS;
+  return parseInt(sha256Hex(shardKey).slice(0, 8), 16) % SYSTEM_ACCOUNT_SHARDS;
 }
 
 /** One shard of a system account. */
