@@ -59,9 +59,21 @@ with input as (
   union all select ord, 2, credit_account_id, 0, 0, -reserved, amount from accepted
   union all select ord, 3, credit_account_id, 0, fee, 0, 0 from accepted
   union all select ord, 4, fee_account, 0, 0, 0, fee from accepted
-), balances as materialized (
+), balances as (
   select e.ord, e.step, l.balance + sum(e.credits_posted - e.debits_posted) over (partition by e.account order by e.ord, e.step) as balance_after
   from entries e join locked l on l.id = e.account
+), settled_items as materialized (
+  -- one row per item with its four balances after: a single join on ord (joining the balances
+  -- once per step made the planner loop over every pair, quadratic in the batch size)
+  select x.*, b.debit_after, b.credit_after, b.fee_payer_after, b.fee_account_after
+  from accepted x join (
+    select ord,
+      max(balance_after) filter (where step = 1) as debit_after,
+      max(balance_after) filter (where step = 2) as credit_after,
+      max(balance_after) filter (where step = 3) as fee_payer_after,
+      max(balance_after) filter (where step = 4) as fee_account_after
+    from balances group by ord
+  ) b on b.ord = x.ord
 ), moved as (
   update ledger_account a set
     debits_pending = a.debits_pending + m.debits_pending, debits_posted = a.debits_posted + m.debits_posted,
@@ -78,18 +90,14 @@ with input as (
   returning t.id
 ), fees as (
   insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, debit_balance_after, credit_balance_after)
-  select x.fee_id, x.fee_key, 'transfer', 'posted', x.credit_account_id, x.fee_account, x.fee, 'gateway_fee', x.reserve_reference, paid.balance_after, earned.balance_after
-  from accepted x
-  left join balances paid on paid.ord = x.ord and paid.step = 3
-  left join balances earned on earned.ord = x.ord and earned.step = 4
+  select x.fee_id, x.fee_key, 'transfer', 'posted', x.credit_account_id, x.fee_account, x.fee, 'gateway_fee', x.reserve_reference, x.fee_payer_after, x.fee_account_after
+  from settled_items x
   returning id
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, pending_id, kind, reference, metadata, debit_balance_after, credit_balance_after)
 select x.post_id, x.post_key, 'post', 'posted', x.debit_account_id, x.credit_account_id, x.amount, x.pending_id,
-  coalesce(x.kind, x.reserve_kind), coalesce(x.reference, x.reserve_reference), x.metadata, posted.balance_after, earned.balance_after
-from accepted x
-left join balances posted on posted.ord = x.ord and posted.step = 1
-left join balances earned on earned.ord = x.ord and earned.step = 2
+  coalesce(x.kind, x.reserve_kind), coalesce(x.reference, x.reserve_reference), x.metadata, x.debit_after, x.credit_after
+from settled_items x
 returning ${TRANSFER_COLUMNS}`;
 
 /** The post transfer of each item the batch settled, or null for items it left out. */

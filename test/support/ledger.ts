@@ -7,10 +7,16 @@ import { createOrm, migrate } from '../../shared/db/orm.js';
 import { checkLedger, ensureWalletAccount, pickSystemAccount, transfer } from '../../shared/ledger/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
+/**
+ * Enough connections for real races (dozens of statements in the database at once), while two
+ * test files running side by side stay under PostgreSQL's default max_connections of 100.
+ */
+const LEDGER_TEST_POOL = 40;
+
 /** A fresh migrated database with an ORM on it, for tests of the ledger itself. */
 export async function openLedgerDatabase(): Promise<{ orm: MikroORM; em: () => EntityManager; close(): Promise<void> }> {
   const database: TestDatabase = await createTestDatabase();
-  const orm = await createOrm(subgraphModules, { url: database.url, poolMax: 60 });
+  const orm = await createOrm(subgraphModules, { url: database.url, poolMax: LEDGER_TEST_POOL });
   await migrate(orm);
   return {
     orm,
