@@ -3,13 +3,17 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * The bench's publisher upstream: a small JSON answer per request, nothing recorded, so that the
- * direct figure measures the HTTP stack and not the test fake's bookkeeping.
+ * direct figure measures the HTTP stack and not the test fake's bookkeeping. `?service_ms=N`
+ * answers after N ms, as a real API doing real work would.
  */
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     const body = JSON.stringify({ ok: true, path: req.url });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    const serviceMs = Number(/[?&]service_ms=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+    if (serviceMs > 0) setTimeout(answer, serviceMs);
+    else answer();
   });
 });
 server.keepAliveTimeout = 65_000;

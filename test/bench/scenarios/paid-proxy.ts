@@ -7,9 +7,16 @@ import { benchScripts } from '../scripts.js';
 import type { BenchScenario } from '../scenario.js';
 
 /**
+ * An upstream that takes this long per call, like a real API doing real work: the same comparison,
+ * where the upstream and not the platform sets the pace.
+ */
+const UPSTREAM_SERVICE_MS = Number(process.env.BENCH_UPSTREAM_SERVICE_MS ?? 20);
+
+/**
  * The same upstream endpoint, in its own process, called directly, through a bare Node proxy (the
  * floor for any proxy in Node on this machine) and through the paid proxy (authentication,
- * policy, reserve, forward, post, fee, counters), 50 connections and 1 connection each.
+ * policy, reserve, forward, post, fee, counters), 50 connections and 1 connection each; then once
+ * more with an upstream that takes UPSTREAM_SERVICE_MS per call.
  * Needs PROXY_ALLOW_PRIVATE_UPSTREAMS (the upstream is on this machine): the bench runner sets it.
  */
 export const paidProxyScenario: BenchScenario = {
@@ -59,6 +66,9 @@ export const paidProxyScenario: BenchScenario = {
       const directOne = await measure({ url: directUrl, connections: 1, durationSeconds: 3 });
       const bareOne = await measure({ url: bareUrl, connections: 1, durationSeconds: 3 });
       const paidOne = await measure({ url: paidUrl, headers: hotWallet, connections: 1, durationSeconds: 3 });
+      const working = `?service_ms=${UPSTREAM_SERVICE_MS}`;
+      const directWorking = await measure({ url: directUrl + working, connections: 50, durationSeconds: 5 });
+      const paidWorking = await measure({ url: paidUrl + working, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
       const percent = (part: Measurement, whole: Measurement) => `${Math.round((part.requestsPerSecond / whole.requestsPerSecond) * 100)}%`;
       const added = (slower: Measurement, faster: Measurement) => ({
         'added p50 ms': slower.p50Ms - faster.p50Ms,
@@ -78,6 +88,9 @@ export const paidProxyScenario: BenchScenario = {
         figures('paid vs direct (50 conns)', added(paid, direct)),
         figures('paid vs direct (1 conn)', added(paidOne, directOne)),
         figures('paid vs bare proxy (1 conn)', added(paidOne, bareOne)),
+        row(`upstream directly, ${UPSTREAM_SERVICE_MS} ms service (50 conns)`, directWorking),
+        row(`paid proxy, ${UPSTREAM_SERVICE_MS} ms service (50 conns, 50 callers)`, paidWorking),
+        figures(`paid vs direct, ${UPSTREAM_SERVICE_MS} ms service (50 conns)`, { 'paid/direct': percent(paidWorking, directWorking), ...added(paidWorking, directWorking) }),
       ];
     } finally {
       await bare.close();
