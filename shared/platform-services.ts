@@ -6,7 +6,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-post
 import { createCache } from './cache.js';
 import { EventBus } from './events.js';
 import { reportLedgerBatchFailures } from './ledger/index.js';
-import { isUniqueViolation } from './ledger/errors.js';
 import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
@@ -34,9 +33,8 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
   const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax });
   const applied = await migrateWithLock(orm, url);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  await reportLedgerBatchFailures(orm.em as EntityManager, ({ statement, items, error }) =>
-    // A duplicate key is a client retry racing its own first attempt: expected, and answered as a replay.
-    isUniqueViolation(error)
+  await reportLedgerBatchFailures(orm.em as EntityManager, ({ statement, items, error, racingReplay }) =>
+    racingReplay
       ? log.info({ statement, items }, 'ledger batch met a racing replay; its items ran one by one')
       : log.warn({ err: error, statement, items }, 'ledger batch statement failed; its items ran one by one'),
   );

@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { postBatch, type PostItem } from './batched-posts.js';
 import { reserveBatch, type ReserveItem } from './batched-reserves.js';
 import { StatementBatcher, type BatchStats } from './batcher.js';
+import { isUniqueViolation } from './errors.js';
 import { ledgerPool } from './statements.js';
 import type { LedgerTransfer } from './transfer-record.js';
 
@@ -14,7 +15,13 @@ export interface LedgerBatchers {
   report: BatchFailureReporter | null;
 }
 
-export type BatchFailureReporter = (failure: { statement: 'reserves' | 'posts'; items: number; error: unknown }) => void;
+export type BatchFailureReporter = (failure: {
+  statement: 'reserves' | 'posts';
+  items: number;
+  error: unknown;
+  /** A duplicate key: a client retry racing its own first attempt, answered as a replay. Expected. */
+  racingReplay: boolean;
+}) => void;
 
 const MAX_BATCH = 100;
 /** One statement of each kind at a time per process: measured best on 2 cores (larger batches, fewer wake-ups). */
@@ -32,7 +39,7 @@ export async function ledgerBatchers(em: EntityManager): Promise<LedgerBatchers>
       maxBatch: MAX_BATCH,
       maxInFlight: MAX_IN_FLIGHT,
       stallMs: STALL_MS,
-      onFailure: (error: unknown, items: number) => created.report?.({ statement, items, error }),
+      onFailure: (error: unknown, items: number) => created.report?.({ statement, items, error, racingReplay: isUniqueViolation(error) }),
     });
     const created: LedgerBatchers = {
       reserves: new StatementBatcher((items) => reserveBatch(pool, items), options('reserves')),
@@ -45,8 +52,8 @@ export async function ledgerBatchers(em: EntityManager): Promise<LedgerBatchers>
 }
 
 /**
- * A failed batch costs nothing in money (it rolled back whole and its items ran alone), but it
- * should not happen: a failure is a deadlock, a replay racing, or a bug worth seeing in the logs.
+ * A failed batch costs nothing in money (it rolled back whole and its items ran alone). Apart from
+ * a racing replay it should not happen: a deadlock or a bug worth seeing in the logs.
  */
 export async function reportLedgerBatchFailures(em: EntityManager, report: BatchFailureReporter | null): Promise<void> {
   (await ledgerBatchers(em)).report = report;

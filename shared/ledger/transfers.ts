@@ -13,7 +13,7 @@ import {
   pendingTransferClosed,
   pendingTransferNotFound,
 } from './errors.js';
-import { ledgerBatchers } from './batchers.js';
+import { ledgerBatchers, type LedgerBatchers } from './batchers.js';
 import { runLedgerStatement } from './statements.js';
 import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
@@ -265,20 +265,33 @@ insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id,
 select ?, ?, 'reserve', 'pending', d.id, ?, ?::bigint, ?, ?, ?::jsonb from d left join c on true
 returning ${TRANSFER_COLUMNS}`;
 
+type Alone = () => Promise<LedgerTransfer>;
+
+/**
+ * Outside a transaction a paid-path statement is group-committed with the others of its kind
+ * (see batchers.ts), `alone` being its single-item path; inside one it runs alone on it.
+ */
+async function groupCommitted(em: EntityManager, alone: Alone, submit: (batchers: LedgerBatchers, alone: Alone) => Promise<LedgerTransfer>) {
+  if (em.isInTransaction()) return alone();
+  return submit(await ledgerBatchers(em), alone);
+}
+
 type ReserveFirstInput = Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] };
 
-/** Outside a transaction, holds racing each other are group-committed (see batchers.ts). */
+/** Outside a transaction, holds racing each other are group-committed. */
 export async function reserveFromFirst(em: EntityManager, input: ReserveFirstInput): Promise<LedgerTransfer> {
   const [preferred, fallback] = input.debits;
   checkMove({ ...input, debit: preferred });
   if (fallback === input.credit) throw badRequest('same_account', 'A transfer needs two different accounts');
-  const alone = () => reserveFromFirstAlone(em, input);
-  if (em.isInTransaction()) return alone();
-  const item = {
-    id: randomUUID(), idempotencyKey: input.idempotencyKey, preferred, fallback, credit: input.credit, amount: input.amount,
-    kind: input.kind, reference: input.reference ?? null, metadata: json(input.metadata),
-  };
-  return (await ledgerBatchers(em)).reserves.submit(item, alone);
+  return groupCommitted(em, () => reserveFromFirstAlone(em, input), (batchers, alone) =>
+    batchers.reserves.submit(
+      {
+        id: randomUUID(), idempotencyKey: input.idempotencyKey, preferred, fallback, credit: input.credit, amount: input.amount,
+        kind: input.kind, reference: input.reference ?? null, metadata: json(input.metadata),
+      },
+      alone,
+    ),
+  );
 }
 
 async function reserveFromFirstAlone(em: EntityManager, input: ReserveFirstInput): Promise<LedgerTransfer> {
@@ -332,21 +345,23 @@ returning ${TRANSFER_COLUMNS}`;
 
 type PostWithFeeInput = SettleInput & { amount: bigint; fee: bigint; feeAccount: string; feeIdempotencyKey: string };
 
-/** Outside a transaction, posts racing each other are group-committed (see batchers.ts). */
+/** Outside a transaction, posts racing each other are group-committed. */
 export async function postPendingWithFee(em: EntityManager, input: PostWithFeeInput): Promise<LedgerTransfer> {
   if (input.fee <= 0n) return postPending(em, input);
   if (input.fee > input.amount) throw badRequest('invalid_amount', 'The fee cannot exceed the posted amount');
   checkKey(input.idempotencyKey);
   checkKey(input.feeIdempotencyKey);
   if (!isUuid(input.pendingId)) throw pendingTransferNotFound();
-  const alone = () => postWithFeeAlone(em, input);
-  if (em.isInTransaction()) return alone();
-  const item = {
-    pendingId: input.pendingId, amount: input.amount, fee: input.fee, feeAccount: input.feeAccount,
-    feeId: randomUUID(), feeIdempotencyKey: input.feeIdempotencyKey, postId: randomUUID(), idempotencyKey: input.idempotencyKey,
-    kind: input.kind ?? null, reference: input.reference ?? null, metadata: json(input.metadata),
-  };
-  return (await ledgerBatchers(em)).posts.submit(item, alone);
+  return groupCommitted(em, () => postWithFeeAlone(em, input), (batchers, alone) =>
+    batchers.posts.submit(
+      {
+        pendingId: input.pendingId, amount: input.amount, fee: input.fee, feeAccount: input.feeAccount,
+        feeId: randomUUID(), feeIdempotencyKey: input.feeIdempotencyKey, postId: randomUUID(), idempotencyKey: input.idempotencyKey,
+        kind: input.kind ?? null, reference: input.reference ?? null, metadata: json(input.metadata),
+      },
+      alone,
+    ),
+  );
 }
 
 async function postWithFeeAlone(em: EntityManager, input: PostWithFeeInput): Promise<LedgerTransfer> {

@@ -99,7 +99,15 @@ describe('group-committed holds', () => {
     const wallet = await fundedWallet(1_000n);
     const payable = await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'replay' });
     const idempotencyKey = key();
+    const reported: boolean[] = [];
+    await reportLedgerBatchFailures(em, ({ racingReplay }) => reported.push(racingReplay));
+    // A first hold goes out alone; the six queue behind it and go together, duplicates and all.
+    const first = hold(await fundedWallet(1_000n), payable, 100n);
     const results = await Promise.all(Array.from({ length: 6 }, () => hold(wallet, payable, 100n, idempotencyKey)));
+    await first;
+    await reportLedgerBatchFailures(em, null);
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.every((racing) => racing)).toBe(true);
     expect(new Set(results.map((held) => held.id)).size).toBe(1);
     expect((await getAccountBalance(em, wallet)).held).toBe(100n);
     await expectLedgerBalanced(em);
@@ -172,14 +180,16 @@ describe('group-committed posts', () => {
     const payable = await pickSystemAccount(em, 'publisher_payable', { publisherId: randomUUID(), shardKey: 'fails' });
     const revenue = await pickSystemAccount(em, 'platform_revenue');
     const holds = await Promise.all(Array.from({ length: 12 }, () => hold(wallet, payable, 100n)));
-    const reported: { statement: string; items: number; code: string }[] = [];
-    await reportLedgerBatchFailures(em, ({ statement, items, error }) => reported.push({ statement, items, code: (error as any).code }));
+    const reported: { statement: string; items: number; code: string; racingReplay: boolean }[] = [];
+    await reportLedgerBatchFailures(em, ({ statement, items, error, racingReplay }) =>
+      reported.push({ statement, items, code: (error as any).code, racingReplay }),
+    );
     const { result, posts } = await statsDelta(() =>
       Promise.all(holds.map((held, index) => errorOf(settle(held.id, 100n, 10n, index === 6 ? randomUUID() : revenue)).catch((error) => error.message))),
     );
     await reportLedgerBatchFailures(em, null);
     expect(posts.failedBatches).toBeGreaterThan(0);
-    expect(reported).toContainEqual({ statement: 'posts', items: expect.any(Number), code: '23503' });
+    expect(reported).toContainEqual({ statement: 'posts', items: expect.any(Number), code: '23503', racingReplay: false });
     expect(result.filter((outcome) => outcome === null)).toHaveLength(11);
     expect(await getAccountBalance(em, wallet)).toMatchObject({ posted: 8_900n, held: 100n });
     await expectLedgerBalanced(em);
