@@ -41,6 +41,7 @@ export async function createOrm(modules: SubgraphModule[], options: OrmOptions):
       silent: true,
     },
     forceUtcTimezone: true,
+    propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
     allowGlobalContext: false,
     debug: options.debug ?? false,
