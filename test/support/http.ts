@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 export interface HttpResult<T = any> {
   status: number;
   body: T;
@@ -30,6 +32,32 @@ export class Api {
       // not JSON: keep the text
     }
     return { status: response.status, body: parsed, headers: response.headers };
+  }
+
+  /** A request whose path goes out exactly as written: fetch would resolve `..`, `%2e` and `\\` first. */
+  requestAsWritten(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(new URL(this.baseUrl), { method, path, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let body: any = text;
+          try {
+            body = text ? JSON.parse(text) : null;
+          } catch {
+            // not JSON: keep the text
+          }
+          const flat = Object.entries(response.headers).map(([name, value]) => [name, String(value)] as [string, string]);
+          resolve({ status: response.statusCode ?? 0, body, headers: new Headers(flat) });
+        });
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end();
+    });
   }
 
   get<T = any>(path: string, options?: RequestOptions) {
