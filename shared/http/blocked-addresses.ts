@@ -25,8 +25,11 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Unspecified, loopback and the deprecated IPv4-compatible form (::a.b.c.d).
+  ['::', 96],
+  // IPv4-translated (::ffff:0:a.b.c.d) and local-use NAT64: IPv4 by other routes.
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

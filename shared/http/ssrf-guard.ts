@@ -35,16 +35,16 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 
 /**
  * A `lookup` for sockets: resolves the name, and refuses the connection if any address it resolves
- * to is blocked. Because the socket connects to exactly the address checked here, a DNS answer
- * that changes between check and use (rebinding) cannot slip through.
+ * to is blocked, unless everything private is allowed or the name is one of `exemptHosts`. Because
+ * the socket connects to exactly the address checked here, a DNS answer that changes between
+ * check and use (rebinding) cannot slip through.
  */
-export function guardedLookup(policy: DestinationPolicy) {
-  const allowedHosts = new Set([...policy.allowedOrigins].map((origin) => new URL(origin).hostname));
+export function guardedLookup(allowPrivate: boolean, exemptHosts: ReadonlySet<string> = new Set()) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];
-      if (!policy.allowPrivate && !allowedHosts.has(hostname) && list.some((entry) => isBlockedAddress(entry.address))) {
+      if (!allowPrivate && !exemptHosts.has(hostname) && list.some((entry) => isBlockedAddress(entry.address))) {
         return callback(new BlockedDestinationError(hostname) as unknown as NodeJS.ErrnoException, []);
       }
       if (options.all) return callback(null, list);

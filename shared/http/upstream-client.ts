@@ -19,27 +19,45 @@ export interface UpstreamRequest {
 }
 
 /**
- * The one way out to publisher-chosen URLs: an undici Agent (a keep-alive pool per origin) whose
+ * The one way out to publisher-chosen URLs: undici Agents (a keep-alive pool per origin) whose
  * sockets resolve names through the SSRF guard, with connect/headers/body timeouts.
  */
 export class UpstreamClient {
-  readonly agent: Agent;
+  private readonly guarded: Agent;
+  /**
+   * For the origins of PROXY_ALLOWED_UPSTREAM_ORIGINS only: their host names may resolve to private
+   * addresses. A separate pool, because a name lookup cannot tell which port or scheme it is for.
+   */
+  private readonly allowListed: Agent | null;
 
   constructor(readonly options: UpstreamClientOptions) {
-    this.agent = new Agent({
-      connect: { timeout: options.timeoutMs, lookup: guardedLookup(options.destinations) as any },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+    const { allowPrivate, allowedOrigins } = options.destinations;
+    this.guarded = this.pool(guardedLookup(allowPrivate));
+    const allowedHosts = new Set([...allowedOrigins].map((origin) => new URL(origin).hostname));
+    this.allowListed = allowedHosts.size > 0 ? this.pool(guardedLookup(allowPrivate, allowedHosts)) : null;
+  }
+
+  private pool(lookup: ReturnType<typeof guardedLookup>): Agent {
+    return new Agent({
+      connect: { timeout: this.options.timeoutMs, lookup: lookup as any },
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
       keepAliveTimeout: 10_000,
       connections: 256,
     });
   }
 
+  /** The pool to reach `url` through, once the checks that need no connection have passed. */
+  dispatcherFor(url: URL): Agent {
+    assertDestinationAllowed(url, this.options.destinations);
+    return this.allowListed && this.options.destinations.allowedOrigins.has(url.origin) ? this.allowListed : this.guarded;
+  }
+
   /** Sends the request; the response body is a stream the caller must consume or destroy. */
   async send(request: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    assertDestinationAllowed(request.url, this.options.destinations);
+    const dispatcher = this.dispatcherFor(request.url);
     try {
-      return await this.agent.request({
+      return await dispatcher.request({
         origin: request.url.origin,
         path: `${request.url.pathname}${request.url.search}`,
         method: request.method as Dispatcher.HttpMethod,
@@ -55,7 +73,9 @@ export class UpstreamClient {
 
   /**
    * For the platform's own calls to publisher URLs (token exchange, tool listing): follows up to
-   * three redirects, each destination checked again, and reads the body up to the cap.
+   * three redirects on the same host (to https, or to the same origin), each destination checked
+   * again, and reads the body up to the cap. The request carries the publisher's secrets (headers,
+   * token-exchange credentials in the body), so a redirect elsewhere is refused, not followed.
    */
   async fetchBuffered(request: UpstreamRequest): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
     let current = request;
@@ -64,20 +84,26 @@ export class UpstreamClient {
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string' && hop < 3) {
         await response.body.dump();
-        current = { ...current, url: new URL(location, current.url), method: response.statusCode === 303 ? 'GET' : current.method };
+        const next = new URL(location, current.url);
+        if (!isSameHostRedirect(current.url, next)) {
+          throw new AppError(502, 'upstream_redirect_refused', `The upstream redirected to another host (${next.host}); it was not followed`);
+        }
+        current = { ...current, url: next, method: response.statusCode === 303 ? 'GET' : current.method };
         continue;
       }
-      const body = await readCapped(response.body, this.options.maxBufferedBytes);
+      const body = await readUpstreamBody(response.body, this.options.maxBufferedBytes);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     }
     throw new AppError(502, 'upstream_too_many_redirects', 'The upstream redirected too many times');
   }
 
   /** At shutdown: the front door has already dropped its connections, so open upstream streams are cut, not awaited. */
-  close(): Promise<void> {
-    return this.agent.destroy();
+  async close(): Promise<void> {
+    await Promise.all([this.guarded.destroy(), this.allowListed?.destroy()]);
   }
 }
+
+const isSameHostRedirect = (from: URL, to: URL) => to.hostname === from.hostname && (to.protocol === 'https:' || to.origin === from.origin);
 
 export async function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -91,6 +117,15 @@ export async function readCapped(body: Readable, maxBytes: number): Promise<Buff
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** An upstream's answer read whole: one that stalls or breaks off midway fails like a request would (504, 502). */
+export async function readUpstreamBody(body: Readable, maxBytes: number): Promise<Buffer> {
+  try {
+    return await readCapped(body, maxBytes);
+  } catch (error) {
+    throw upstreamFailure(error);
+  }
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -8,6 +8,7 @@ describe('blocked addresses', () => {
   it.each([
     '127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
     '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1',
+    '::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::a00:1',
   ])('refuses %s', (address) => expect(isBlockedAddress(address)).toBe(true));
 
   it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
@@ -17,11 +18,21 @@ describe('blocked addresses', () => {
 
 let target: Server;
 let redirector: Server;
-const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+const portOf = (server: Server) => (server.address() as AddressInfo).port;
+const originOf = (server: Server) => `http://127.0.0.1:${portOf(server)}`;
 
 beforeAll(async () => {
   target = createServer((_req, res) => res.end('reached'));
-  redirector = createServer((_req, res) => res.writeHead(302, { location: `${originOf(target)}/secret` }).end());
+  redirector = createServer((req, res) => {
+    const to: Record<string, string> = {
+      '/start': '/final',
+      '/to-https': `https://127.0.0.1:${portOf(redirector)}/final`,
+      '/to-other-port': `${originOf(target)}/secret`,
+      '/to-other-host': `http://localhost:${portOf(redirector)}/final`,
+    };
+    if (req.url === '/final') return void res.end(`final ${req.method} ${req.headers['x-api-key'] ?? ''}`);
+    res.writeHead(302, { location: to[req.url!] ?? '/final' }).end();
+  });
   await Promise.all([target, redirector].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
 });
 afterAll(() => Promise.all([target, redirector].map((server) => new Promise((resolve) => server.close(resolve)))));
@@ -46,23 +57,43 @@ describe('the upstream client', () => {
 
   it('refuses a hostname that resolves to loopback, after resolution', async () => {
     const guarded = client(false);
-    const url = new URL(`http://localhost:${(target.address() as AddressInfo).port}/`);
+    const url = new URL(`http://localhost:${portOf(target)}/`);
     expect(await refusal(guarded.send({ url, method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_address_blocked' });
     await guarded.close();
   });
 
-  it('refuses a redirect from an allowed origin to a private one', async () => {
+  it('lets an allowed origin through, and only that origin: not its host on another port or scheme', async () => {
+    const allowed = `http://localhost:${portOf(target)}`;
+    const guarded = client(false, [allowed]);
+    expect((await guarded.fetchBuffered({ url: new URL(`${allowed}/`), method: 'GET', headers: {} })).body.toString()).toBe('reached');
+    for (const url of [`http://localhost:${portOf(redirector)}/`, `https://localhost:${portOf(target)}/`]) {
+      expect(await refusal(guarded.send({ url: new URL(url), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_address_blocked' });
+    }
+    await guarded.close();
+  });
+
+  it('follows a redirect on the same origin, with the request’s headers', async () => {
+    const open = client(true);
+    const response = await open.fetchBuffered({ url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: { 'x-api-key': 'k' } });
+    expect(response.body.toString()).toBe('final GET k');
+    await open.close();
+  });
+
+  it.each(['/to-other-port', '/to-other-host'])('refuses to carry the request’s secrets on a redirect elsewhere (%s)', async (path) => {
+    const open = client(true);
+    const request = { url: new URL(`${originOf(redirector)}${path}`), method: 'POST', headers: { 'x-api-key': 'k' }, body: 'client_secret=s' };
+    expect(await refusal(open.fetchBuffered(request))).toEqual({ status: 502, code: 'upstream_redirect_refused' });
+    await open.close();
+  });
+
+  it('checks a redirect from an allowed origin to https on the same host again, as a new destination', async () => {
     const guarded = client(false, [originOf(redirector)]);
-    const request = { url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: {} };
+    const request = { url: new URL(`${originOf(redirector)}/to-https`), method: 'GET', headers: {} };
     expect(await refusal(guarded.fetchBuffered(request))).toEqual({ status: 502, code: 'upstream_address_blocked' });
     await guarded.close();
   });
 
-  it('reaches private upstreams only when allowed, and caps buffered bodies', async () => {
-    const open = client(true);
-    const response = await open.fetchBuffered({ url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: {} });
-    expect(response.body.toString()).toBe('reached');
-    await open.close();
+  it('caps buffered bodies', async () => {
     const tiny = new UpstreamClient({ timeoutMs: 2000, maxBufferedBytes: 3, destinations: { allowPrivate: true, allowedOrigins: new Set() } });
     expect(await refusal(tiny.fetchBuffered({ url: new URL(originOf(target)), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_response_too_large' });
     await tiny.close();

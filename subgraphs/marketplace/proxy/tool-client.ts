@@ -2,21 +2,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetch as undiciFetch } from 'undici';
 import { AppError } from '../../../shared/errors.js';
-import { assertDestinationAllowed } from '../../../shared/http/ssrf-guard.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import type { PublisherForCall } from '../services/load-publisher-for-call.js';
 import { upstreamCredentials } from './credentials.js';
 
 const CLIENT_INFO = { name: 'agent-commerce-platform', version: '0.1.0' };
 
-/** fetch for the MCP transport: every hop checked by the SSRF guard and sent through the guarded pool. */
+/** fetch for the MCP transport: every request checked by the SSRF guard and sent through the guarded pool. */
 function guardedFetch(services: PlatformServices) {
-  const { proxy } = services.config;
-  const destinations = { allowPrivate: proxy.allowPrivateUpstreams, allowedOrigins: new Set(proxy.allowedUpstreamOrigins) };
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    assertDestinationAllowed(new URL(url), destinations);
-    const signal = AbortSignal.timeout(proxy.timeoutMs);
-    return undiciFetch(url, { ...(init as any), signal, redirect: 'error', dispatcher: services.upstream.agent }) as unknown as Response;
+    const dispatcher = services.upstream.dispatcherFor(new URL(url));
+    const signal = AbortSignal.timeout(services.config.proxy.timeoutMs);
+    return undiciFetch(url, { ...(init as any), signal, redirect: 'error', dispatcher }) as unknown as Response;
   };
 }
 
