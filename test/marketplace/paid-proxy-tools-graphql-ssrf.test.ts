@@ -31,7 +31,7 @@ async function fundedAgent(t: TestPlatform, amount = '1.00') {
 const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
 
 describe('tool-protocol publishers', () => {
-  async function toolPublisher() {
+  async function toolPublisher(pricing: Record<string, unknown> = {}) {
     const owner = await signUpVerified(open);
     return createPublisher(open, owner.accessToken, {
       publisher_category: 'compute',
@@ -43,7 +43,7 @@ describe('tool-protocol publishers', () => {
       upstream_api_key: 'tool-key',
       gateway_fee_percent: '0',
       endpoints: [],
-      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03' }],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03', ...pricing }],
     });
   }
 
@@ -77,6 +77,16 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(open, agent.api_key)).toBe('1.00');
   });
 
+  it('holds tool calls to max_queries_per_minute like any call, and charges nothing for the refused one', async () => {
+    const pub = await toolPublisher({ max_queries_per_minute: 1 });
+    const agent = await fundedAgent(open);
+    expect((await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 1 }, { token: agent.api_key })).status).toBe(200);
+    const refused = await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 1 }, { token: agent.api_key });
+    expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await balanceOf(open, agent.api_key)).toBe('0.97');
+  });
+
   it('a publisher without mcp_endpoint has no tools', async () => {
     const owner = await signUpVerified(open);
     const pub = await createPublisher(open, owner.accessToken, { api_url: upstream.url });
@@ -106,6 +116,17 @@ describe('GraphQL callPublisher', () => {
     const broke = await registerAgent(open);
     const refused = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/echo/x' } }, { token: broke.api_key });
     expect(refused.body.errors![0].extensions).toMatchObject({ code: 'insufficient_balance', status: 402 });
+  });
+
+  it('vets the path like the data plane: dot segments and a raw "?" are refused before anything moves', async () => {
+    const owner = await signUpVerified(open);
+    const pub = await createPublisher(open, owner.accessToken, { api_url: upstream.url, undocumented_endpoint_policy: 'default_deny', endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }] });
+    const agent = await fundedAgent(open);
+    for (const path of ['/echo/../admin', '/echo/x?admin=1', '/echo/\tx']) {
+      const response = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'GET', path } }, { token: agent.api_key });
+      expect(response.body.errors![0].extensions).toMatchObject({ code: 'invalid_path', status: 400 });
+    }
+    expect(await balanceOf(open, agent.api_key)).toBe('1.00');
   });
 });
 

@@ -70,6 +70,13 @@ describe('x402 per request', () => {
     expect(reached('/echo/anon')).toBe(0);
   });
 
+  it('a call that costs nothing has nothing to pay on-chain: without a credential it is 401 and never forwarded', async () => {
+    const pub = await x402Publisher({ pricing: [] });
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/free-anon`);
+    expect([response.status, response.body.error.code]).toEqual([401, 'unauthorized']);
+    expect(reached('/echo/free-anon')).toBe(0);
+  });
+
   it('a signed payment pays the call: verified, forwarded, then settled, with the receipt in headers', async () => {
     const pub = await x402Publisher();
     const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });

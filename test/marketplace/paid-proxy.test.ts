@@ -23,6 +23,16 @@ afterAll(async () => {
 });
 checkLedgerAfterEach(() => t);
 
+/** What the publisher's payable accounts hold, in micro-dollars. */
+async function publisherEarnings(publisherId: string): Promise<string> {
+  const em = t.platform.services.orm.em.fork() as EntityManager;
+  const [payable] = await em.execute(
+    `select sum(credits_posted - debits_posted) as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+    [publisherId],
+  );
+  return String(payable.balance);
+}
+
 const balanceOf = async (key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance as string;
 
 /** A publisher on the fake upstream: per-call 0.01 (0.02 for POST), 10% gateway fee. */
@@ -47,6 +57,15 @@ async function publisher(overrides: Record<string, unknown> = {}) {
     ...overrides,
   });
 }
+
+/** pay_per_use: the cost is read from the answer's usage.cost (the fake upstream's /usage?cost=); undocumented paths are allowed. */
+const payPerUsePublisher = (pricing: Record<string, unknown>) =>
+  publisher({
+    billing_model: 'pay_per_use',
+    upstream_cost_response_path: 'usage.cost',
+    endpoints: [{ method: 'GET', path: '/usage', description: 'Metered' }],
+    pricing: [{ pricing_model: 'per_request', ...pricing }],
+  });
 
 async function fundedAgent(amount = '1.00') {
   const agent = await registerAgent(t, { name: 'caller' });
@@ -149,12 +168,7 @@ describe('charging', () => {
     const pub = await publisher();
     const agent = await fundedAgent();
     await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
-    const em = t.platform.services.orm.em.fork() as EntityManager;
-    const [payable] = await em.execute(
-      `select sum(credits_posted - debits_posted) as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
-      [pub.id],
-    );
-    expect(String(payable.balance)).toBe('10000');
+    expect(await publisherEarnings(pub.id)).toBe('10000');
   });
 
   it('spends prepaid credits with the publisher before the wallet', async () => {
@@ -215,12 +229,7 @@ describe('charging', () => {
   });
 
   it('pay_per_use charges the reported cost plus fee, capped at the reserve, with a fallback when no cost is reported', async () => {
-    const pub = await publisher({
-      billing_model: 'pay_per_use',
-      upstream_cost_response_path: 'usage.cost',
-      endpoints: [{ method: 'GET', path: '/usage', description: 'Metered' }],
-      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', reserve_max_charge: '0.10', unresolved_fallback_charge: '0.03' }],
-    });
+    const pub = await payPerUsePublisher({ price_per_call: '0.01', reserve_max_charge: '0.10', unresolved_fallback_charge: '0.03' });
     const agent = await fundedAgent('1.00');
     const reported = await t.api.get(`/publishers/${pub.slug}/usage?cost=0.02`, { token: agent.api_key });
     expect(reported.headers.get('x-charge-amount')).toBe('0.022');
@@ -229,6 +238,25 @@ describe('charging', () => {
     const unresolved = await t.api.get(`/publishers/${pub.slug}/usage`, { token: agent.api_key });
     expect(unresolved.headers.get('x-charge-amount')).toBe('0.033');
     expect(await balanceOf(agent.api_key)).toBe('0.845');
+  });
+
+  it('pay_per_use: a capped charge keeps the fee at its share, so the publisher earns the cap less the fee', async () => {
+    const pub = await payPerUsePublisher({ price_per_call: '1', reserve_max_charge: '1.10' });
+    const agent = await fundedAgent('5.00');
+    const capped = await t.api.get(`/publishers/${pub.slug}/usage?cost=5`, { token: agent.api_key });
+    expect(capped.headers.get('x-charge-amount')).toBe('1.10');
+    expect(await publisherEarnings(pub.id)).toBe('1000000');
+  });
+
+  it('pay_per_use: an answer that stalls or breaks off before its cost is read is 504 / 502 and costs nothing', async () => {
+    const pub = await payPerUsePublisher({ price_per_call: '0.01', reserve_max_charge: '0.10' });
+    const agent = await fundedAgent('1.00');
+    const stalled = await t.api.get(`/publishers/${pub.slug}/stall`, { token: agent.api_key });
+    expect([stalled.status, stalled.body.error.code]).toEqual([504, 'upstream_timeout']);
+    const broken = await t.api.get(`/publishers/${pub.slug}/truncated`, { token: agent.api_key });
+    expect([broken.status, broken.body.error.code]).toEqual([502, 'upstream_unreachable']);
+    const wallet = (await t.api.get('/wallet/balance', { token: agent.api_key })).body.data;
+    expect(wallet).toMatchObject({ balance: '1.00', pending: '0.00' });
   });
 
   it('200 parallel calls from a wallet that covers 50: exactly 50 reach the upstream and succeed, 150 get 402', async () => {
@@ -255,6 +283,37 @@ describe('access policy', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('endpoint_not_allowed');
     expect((await t.api.get(`/publishers/${allowing.slug}/elsewhere`, { token: agent.api_key })).status).toBe(200);
+  });
+
+  it('judges the path the upstream will see: dot segments, backslashes and encoded slashes are refused before anything moves', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_deny' });
+    const agent = await fundedAgent('1.00');
+    const before = upstream.requests.length;
+    for (const path of ['/echo/public/../secret', '/echo/public/%2e%2E/secret', '/echo/public/..\\secret', '/echo/public%2F..%2Fsecret', '/echo/%2e%2e/%2e%2e/elsewhere']) {
+      const response = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}${path}`, { token: agent.api_key });
+      expect([path, response.status, response.body.error.code]).toEqual([path, 400, 'invalid_path']);
+    }
+    expect(upstream.requests.length).toBe(before);
+    expect(await balanceOf(agent.api_key)).toBe('1.00');
+  });
+
+  it('matches an encoded spelling of a path to the same endpoint: protected stays protected, priced stays priced', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent('1.00');
+    const protectedOne = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}/echo/s%65cret`, { token: agent.api_key });
+    expect([protectedOne.status, protectedOne.body.error.code]).toEqual([403, 'endpoint_protected']);
+    const priced = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}/%65cho/priced/x`, { token: agent.api_key });
+    expect(priced.headers.get('x-charge-amount')).toBe('0.055');
+  });
+
+  it('HEAD is the GET of a documented path: allowed under default_deny and priced like it', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_deny' });
+    const agent = await fundedAgent('1.00');
+    const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/echo/priced/x`, { method: 'HEAD', headers: { authorization: `Bearer ${agent.api_key}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-charge-amount')).toBe('0.055');
+    expect(await balanceOf(agent.api_key)).toBe('0.945');
+    expect(upstream.requests.at(-1)).toMatchObject({ method: 'HEAD', path: '/echo/priced/x' });
   });
 
   it('refuses protected endpoints with their reason', async () => {

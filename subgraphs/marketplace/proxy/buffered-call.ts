@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { badRequest } from '../../../shared/errors.js';
-import { readCapped } from '../../../shared/http/upstream-client.js';
+import { AppError, badRequest } from '../../../shared/errors.js';
+import { readUpstreamBody } from '../../../shared/http/upstream-client.js';
 import { formatMicros } from '../services/decimal.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
@@ -44,7 +44,6 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = input.path ?? '/';
-  if (!path.startsWith('/')) throw badRequest('invalid_path', 'path must start with "/"');
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
     slug: input.slug,
@@ -56,9 +55,9 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   });
   let body: Buffer;
   try {
-    body = await readCapped(started.response.body, context.services.config.proxy.maxBufferedBytes);
+    body = await readUpstreamBody(started.response.body, context.services.config.proxy.maxBufferedBytes);
   } catch (error) {
-    await abandonPaidCall(context, started, 'response_too_large');
+    await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
     throw error;
   }
   const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);

@@ -1,4 +1,4 @@
-import type { Identity, RequestContext } from '../../../shared/context.js';
+import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../../shared/errors.js';
 import { USD_ASSET_ID } from '../entities/constants.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
@@ -61,13 +61,6 @@ export async function resolveCallTarget(
   if (endpoint?.isProtected) {
     throw forbidden(endpoint.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }
-  const anonymousAllowed = endpoint?.access === 'public_anonymous';
-  // A caller without an account can still pay an x402_per_request publisher on-chain.
-  if (!anonymousAllowed && !context.identity && publisher.billingModel !== 'x402_per_request') throw unauthorized();
-  if (publisher.requiresUserOauth) {
-    throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
-  }
-  assertUpstreamConfigured(loaded, Boolean(call.viaTools));
   const pricing = pricingOf(loaded.pricing);
   const price = priceCall(
     pricing,
@@ -75,6 +68,15 @@ export async function resolveCallTarget(
     { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );
+  const anonymousAllowed = endpoint?.access === 'public_anonymous';
+  const payableOnChain = publisher.billingModel === 'x402_per_request' && price.total > 0n;
+  // A caller without an account can still pay an x402_per_request publisher on-chain; a call that
+  // costs nothing has nothing to pay, so it needs a credential like any other.
+  if (!anonymousAllowed && !context.identity && !payableOnChain) throw unauthorized();
+  if (publisher.requiresUserOauth) {
+    throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
+  }
+  assertUpstreamConfigured(loaded, Boolean(call.viaTools));
   const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
   return {
     loaded,
@@ -85,8 +87,6 @@ export async function resolveCallTarget(
     reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total,
     chargesUpstreamCost,
     anonymousAllowed,
-    payableOnChain: publisher.billingModel === 'x402_per_request' && price.total > 0n,
+    payableOnChain,
   };
 }
-
-export const callerKey = (identity: Identity | null, ip: string) => (identity ? `user:${identity.userId}` : `ip:${ip}`);

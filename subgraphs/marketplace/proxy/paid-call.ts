@@ -3,10 +3,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError, tooManyRequests, unauthorized } from '../../../shared/errors.js';
+import { AppError, unauthorized } from '../../../shared/errors.js';
 import { paymentHeaderOf, paymentReceiptHeaders, PaymentRequired } from '../../../shared/x402/index.js';
 import { priceUpstreamCost } from '../services/pricing.js';
-import { callerKey, resolveCallTarget, type CallTarget } from './call-target.js';
+import { enforceCallRate } from './call-rate.js';
+import { checkedCallPath } from './call-path.js';
+import { resolveCallTarget, type CallTarget } from './call-target.js';
 import { captureCallCharge, chargeHeaders, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { readUpstreamCost } from './cost-path.js';
 import { upstreamCredentials } from './credentials.js';
@@ -46,14 +48,6 @@ export interface FinishedCall {
 
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
-async function enforceCallRate(context: RequestContext, target: CallTarget): Promise<void> {
-  const limit = target.pricing.maxQueriesPerMinute;
-  if (!limit) return;
-  const key = `publisher-calls:${target.publisher.id}:${callerKey(context.identity, context.ip)}`;
-  const result = await context.services.rateLimiter.consume(key, limit, 60);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
-}
-
 function chargeMetadata(target: CallTarget, request: PaidCallRequest, extra: Record<string, unknown> = {}) {
   return {
     publisher_id: target.publisher.id,
@@ -69,6 +63,7 @@ function chargeMetadata(target: CallTarget, request: PaidCallRequest, extra: Rec
  */
 export async function startPaidCall(context: RequestContext, request: PaidCallRequest): Promise<StartedCall> {
   const callId = randomUUID();
+  checkedCallPath(request.path);
   const target = await resolveCallTarget(context, request);
   await enforceCallRate(context, target);
   let hold: Hold | null = null;
@@ -145,7 +140,7 @@ export async function finishPaidCall(
     counters.record(target.publisher.id, context.identity?.userId ?? null, target.price.total - target.price.fee);
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
-      ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent)
+      ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
       : target.price;
     charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
     Object.assign(headers, chargeHeaders(charge));

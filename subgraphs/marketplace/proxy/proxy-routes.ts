@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
-import { readCapped } from '../../../shared/http/upstream-client.js';
+import { readCapped, readUpstreamBody } from '../../../shared/http/upstream-client.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
@@ -58,7 +58,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
   const counters = usageCountersOf(services);
   let settled = false;
   try {
-    const buffered = needsBufferedBody(started) ? await readCapped(started.response.body, services.config.proxy.maxBufferedBytes) : null;
+    const buffered = needsBufferedBody(started) ? await readUpstreamBody(started.response.body, services.config.proxy.maxBufferedBytes) : null;
     const finished = await finishPaidCall(context, started, counters, buffered);
     settled = true;
     res.status(finished.status);

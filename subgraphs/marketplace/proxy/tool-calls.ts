@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { publisherForCall } from '../services/load-publisher-for-call.js';
+import { enforceCallRate } from './call-rate.js';
 import { resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { withToolClient } from './tool-client.js';
@@ -40,6 +41,7 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
   }
   const target = await resolveCallTarget(context, { slug, method: 'POST', path: `/${toolName}`, viaTools: true });
   const identity = requireIdentity(context);
+  await enforceCallRate(context, target);
   const callId = randomUUID();
   const metadata = { publisher_id: target.publisher.id, publisher_slug: slug, endpoint: `tool ${toolName}` };
   const hold: Hold | null =

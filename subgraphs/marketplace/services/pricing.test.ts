@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatMicros, parseMicros } from './decimal.js';
+import { divideUp, formatMicros, parseMicros } from './decimal.js';
 import { matchEndpoint, isWellFormedPathTemplate } from './match-endpoint.js';
 import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
 
@@ -125,6 +125,20 @@ describe('pay_per_use', () => {
     expect(reserveFor(pricing, price)).toBe(usd('1'));
     expect(reserveFor(terms(), { base: 5n, markup: 0n, fee: 0n, total: 5n, minimumApplied: false })).toBe(5n);
   });
+
+  it('keeps the fee at its share of a capped total: the publisher is not paid less to pay the fee on the uncapped cost', () => {
+    const capped = priceUpstreamCost(terms({ reserveMaxCharge: usd('1.1') }), usd('5'), usd('10'));
+    expect(capped).toMatchObject({ total: usd('1.1'), fee: usd('0.1'), base: usd('1'), markup: 0n });
+    const withMarkup = priceUpstreamCost(pricing, usd('5'), usd('10'));
+    expect(withMarkup.fee).toBe(divideUp(usd('1') * 10n, 110n));
+    expect(withMarkup.base + withMarkup.markup).toBe(usd('1') - withMarkup.fee);
+  });
+
+  it('never charges more than was held for the call, with the fee at its share', () => {
+    const price = priceUpstreamCost(terms(), usd('5'), usd('25'), usd('0.5'));
+    expect(price).toMatchObject({ total: usd('0.5'), fee: usd('0.1'), base: usd('0.4') });
+    expect(priceUpstreamCost(terms(), usd('0.2'), 0n, usd('0.5')).total).toBe(usd('0.2'));
+  });
 });
 
 describe('matchEndpoint', () => {
@@ -154,6 +168,18 @@ describe('matchEndpoint', () => {
   it('decodes placeholder values, and a segment that is not valid percent-encoding matches nothing', () => {
     expect(matchEndpoint(endpoints, 'GET', '/users/a%20b')?.params).toEqual({ id: 'a b' });
     expect(matchEndpoint(endpoints, 'GET', '/users/%E0%A4%A')).toBeNull();
+  });
+
+  it('compares literal segments decoded, so an encoded spelling reaches the same endpoint', () => {
+    expect(matchEndpoint(endpoints, 'GET', '/users/%6De')?.endpoint).toBe(endpoints[1]);
+    expect(matchEndpoint(endpoints, 'POST', '/%2F')).toBeNull();
+  });
+
+  it('matches HEAD as the GET of the same path unless HEAD is documented', () => {
+    expect(matchEndpoint(endpoints, 'HEAD', '/users/me')?.endpoint).toBe(endpoints[1]);
+    const withHead = [...endpoints, { method: 'HEAD', path: '/users/{id}' }];
+    expect(matchEndpoint(withHead, 'HEAD', '/users/me')?.endpoint).toBe(withHead[4]);
+    expect(matchEndpoint(endpoints, 'HEAD', '/')).toBeNull();
   });
 
   it('knows a well-formed template from a broken one', () => {

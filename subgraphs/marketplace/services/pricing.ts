@@ -37,6 +37,8 @@ export interface CallPrice {
 
 const PER_METHOD: Record<string, keyof PricingTerms> = {
   GET: 'pricePerGet',
+  // A HEAD is the GET without its body.
+  HEAD: 'pricePerGet',
   POST: 'pricePerPost',
   PUT: 'pricePerPut',
   PATCH: 'pricePerPatch',
@@ -77,17 +79,18 @@ export function priceCall(
   call: CallShape,
   gatewayFeePercent: bigint,
 ): CallPrice {
-  return capAt(applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent), pricing.reserveMaxCharge);
+  return capAt(applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent), pricing.reserveMaxCharge, gatewayFeePercent);
 }
 
 /**
  * pay_per_use publishers report their cost in the response: charge it with markup and fee; when it
- * cannot be read, charge unresolved_fallback_charge (or the reserved amount). Never above reserve_max_charge.
+ * cannot be read, charge unresolved_fallback_charge (or the reserved amount). Never above
+ * reserve_max_charge, nor above `held` (what was reserved for the call).
  */
-export function priceUpstreamCost(pricing: PricingTerms, upstreamCost: bigint | null, gatewayFeePercent: bigint): CallPrice {
+export function priceUpstreamCost(pricing: PricingTerms, upstreamCost: bigint | null, gatewayFeePercent: bigint, held: bigint | null = null): CallPrice {
   const amount = upstreamCost ?? pricing.unresolvedFallbackCharge ?? pricing.reserveMaxCharge ?? 0n;
-  const price = applyCharges(amount, pricing, gatewayFeePercent);
-  return capAt(price, pricing.reserveMaxCharge);
+  const price = capAt(applyCharges(amount, pricing, gatewayFeePercent), pricing.reserveMaxCharge, gatewayFeePercent);
+  return capAt(price, held, gatewayFeePercent);
 }
 
 /** How much to reserve before a call whose final cost is known only afterwards. */
@@ -95,9 +98,15 @@ export function reserveFor(pricing: PricingTerms, estimate: CallPrice): bigint {
   return pricing.reserveMaxCharge ?? estimate.total;
 }
 
-function capAt(price: CallPrice, cap: bigint | null): CallPrice {
+/**
+ * A capped price keeps the fee's share: the fee is gateway_fee_percent on top of the marked-up
+ * price, so of a capped total `cap` it is cap·p/(100+p) (rounded up, like the fee itself), and the
+ * publisher's part is the rest.
+ */
+function capAt(price: CallPrice, cap: bigint | null, gatewayFeePercent: bigint): CallPrice {
   if (cap === null || price.total <= cap) return price;
-  const fee = price.fee < cap ? price.fee : cap;
-  const base = price.base < cap - fee ? price.base : cap - fee;
-  return { ...price, base, fee, markup: cap - fee - base, total: cap };
+  const fee = divideUp(cap * gatewayFeePercent, 100n * MICRO + gatewayFeePercent);
+  const marked = cap - fee;
+  const base = price.base < marked ? price.base : marked;
+  return { ...price, base, fee, markup: marked - base, total: cap };
 }

@@ -1,0 +1,14 @@
+import type { Identity, RequestContext } from '../../../shared/context.js';
+import { tooManyRequests } from '../../../shared/errors.js';
+import type { CallTarget } from './call-target.js';
+
+const callerKey = (identity: Identity | null, ip: string) => (identity ? `user:${identity.userId}` : `ip:${ip}`);
+
+/** max_queries_per_minute, per caller (account, else address), for every kind of call to the publisher. */
+export async function enforceCallRate(context: RequestContext, target: CallTarget): Promise<void> {
+  const limit = target.pricing.maxQueriesPerMinute;
+  if (!limit) return;
+  const key = `publisher-calls:${target.publisher.id}:${callerKey(context.identity, context.ip)}`;
+  const result = await context.services.rateLimiter.consume(key, limit, 60);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+}
