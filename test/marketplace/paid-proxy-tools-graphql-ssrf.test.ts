@@ -28,6 +28,8 @@ async function fundedAgent(t: TestPlatform, amount = '1.00') {
   return agent;
 }
 
+const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $input) { status contentType json chargeId chargeAmount balanceRemaining } }`;
+
 const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
 
 describe('tool-protocol publishers', () => {
@@ -68,6 +70,14 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(open, agent.api_key)).toBe('0.97');
   });
 
+  it('callPublisher POSTing one segment calls the tool, as the data plane does', async () => {
+    const pub = await toolPublisher();
+    const agent = await fundedAgent(open);
+    const response = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/add', body: { a: 2, b: 40 } } }, { token: agent.api_key });
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data.callPublisher).toMatchObject({ status: 200, chargeAmount: '0.03', balanceRemaining: '0.97', json: { content: [{ type: 'text', text: '42' }] } });
+  });
+
   it('charges nothing when the tool reports an error', async () => {
     const pub = await toolPublisher();
     const agent = await fundedAgent(open);
@@ -96,8 +106,6 @@ describe('tool-protocol publishers', () => {
 });
 
 describe('GraphQL callPublisher', () => {
-  const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $input) { status contentType json chargeId chargeAmount balanceRemaining } }`;
-
   it('makes the same paid call as the REST data plane', async () => {
     const owner = await signUpVerified(open);
     const pub = await createPublisher(open, owner.accessToken, {

@@ -2,7 +2,9 @@ import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { readUpstreamBody } from '../../../shared/http/upstream-client.js';
 import { formatMicros } from '../services/decimal.js';
+import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
+import { callPublisherTool, isToolPublisher } from './tool-calls.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
 export interface BufferedCallInput {
@@ -44,6 +46,8 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = input.path ?? '/';
+  const toolName = method === 'POST' ? await toolNameOf(context, input.slug, path) : null;
+  if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
     slug: input.slug,
@@ -75,8 +79,29 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
     contentType: finished.headers['content-type'] ?? null,
     body: text,
     json,
-    chargeId: finished.charge?.chargeId ?? null,
-    chargeAmount: finished.charge ? formatMicros(finished.charge.amount) : null,
-    balanceRemaining: finished.charge ? formatMicros(finished.charge.balanceRemaining) : null,
+    ...chargeFields(finished.charge),
   };
+}
+
+const chargeFields = (charge: Charge | null) => ({
+  chargeId: charge?.chargeId ?? null,
+  chargeAmount: charge ? formatMicros(charge.amount) : null,
+  balanceRemaining: charge ? formatMicros(charge.balanceRemaining) : null,
+});
+
+/** As on the data plane: a POST of one segment to a tool-protocol publisher calls that tool. */
+async function toolNameOf(context: RequestContext, slug: string, path: string): Promise<string | null> {
+  const segments = path.split('/').filter(Boolean);
+  if (segments.length !== 1 || !(await isToolPublisher(context, slug))) return null;
+  try {
+    return decodeURIComponent(segments[0]!);
+  } catch {
+    throw badRequest('invalid_path', 'The called path has malformed percent-encoding');
+  }
+}
+
+async function toolCallAnswer(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<BufferedCallResult> {
+  const outcome = await callPublisherTool(context, slug, toolName, args ?? {});
+  const body = JSON.stringify(outcome.result);
+  return { status: 200, contentType: 'application/json', body, json: outcome.result, ...chargeFields(outcome.charge) };
 }

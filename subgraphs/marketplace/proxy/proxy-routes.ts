@@ -7,9 +7,8 @@ import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type
 import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
 import { relayBody } from './relay-body.js';
-import { callPublisherTool, listPublisherResources, listPublisherTools } from './tool-calls.js';
+import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
-import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
 import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
 
@@ -17,12 +16,6 @@ import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index
 function sendProxyError(res: Response, context: RequestContext, error: unknown): void {
   if (error instanceof PaymentRequired) return sendPaymentRequired(res, error.terms, error.reason);
   sendError(res, errorBodyOf(error, context.log, context.requestId));
-}
-
-/** From the cached call view: no extra query on the paid path (an unknown publisher is answered later). */
-async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
-  const loaded = await publisherForCall(context.services, context.em, slug).catch(() => null);
-  return Boolean(loaded?.publisher.mcpEndpoint);
 }
 
 /** Tool arguments: the request body as a JSON object (this route runs before the JSON parser). */

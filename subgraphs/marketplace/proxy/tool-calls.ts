@@ -16,6 +16,12 @@ async function toolPublisher(context: RequestContext, slug: string) {
   return loaded;
 }
 
+/** From the cached call view: no extra query on the paid path (an unknown publisher is answered later). */
+export async function isToolPublisher(context: RequestContext, slug: string): Promise<boolean> {
+  const loaded = await publisherForCall(context.services, context.em, slug).catch(() => null);
+  return Boolean(loaded?.publisher.mcpEndpoint);
+}
+
 export async function listPublisherTools(context: RequestContext, slug: string) {
   const loaded = await toolPublisher(context, slug);
   return withToolClient(context.services, loaded, async (client) => (await client.listTools()).tools);
