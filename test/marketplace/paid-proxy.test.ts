@@ -67,6 +67,16 @@ const payPerUsePublisher = (pricing: Record<string, unknown>) =>
     pricing: [{ pricing_model: 'per_request', ...pricing }],
   });
 
+/** The wallet balance once it reads `expected`, or after 3 s (a refund lands after the caller's connection was cut). */
+async function balanceOnceSettled(key: string, expected: string): Promise<string> {
+  let balance = await balanceOf(key);
+  for (let waited = 0; balance !== expected && waited < 3000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    balance = await balanceOf(key);
+  }
+  return balance;
+}
+
 async function fundedAgent(amount = '1.00') {
   const agent = await registerAgent(t, { name: 'caller' });
   await fundWallet(t, agent.id, amount);
@@ -121,12 +131,21 @@ describe('forwarding', () => {
     expect(direct.headers.get('content-length')).not.toBeNull();
   });
 
-  it('cuts the caller off when the upstream dies mid-body, so a truncated answer never looks complete', async () => {
+  it('cuts the caller off when the upstream dies mid-body, and gives the charge back: a broken answer is not successful work', async () => {
     const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
-    const agent = await fundedAgent();
+    const agent = await fundedAgent('1.00');
     const response = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/truncated`, { headers: { authorization: `Bearer ${agent.api_key}` } });
     expect(response.status).toBe(200);
+    expect(response.headers.get('x-charge-amount')).toBe('0.011');
     await expect(response.text()).rejects.toThrow();
+    expect(await balanceOnceSettled(agent.api_key, '1.00')).toBe('1.00');
+    const transactions = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data;
+    expect(transactions.find((tx: any) => tx.type === 'refund')).toMatchObject({
+      direction: 'credit',
+      amount: '0.011',
+      metadata: { reason: 'upstream_broke_off', charge_id: response.headers.get('x-charge-id') },
+    });
+    expect(await publisherEarnings(pub.id)).toBe('0');
   });
 
   it('closes the upstream stream when the caller goes away', async () => {
@@ -142,6 +161,9 @@ describe('forwarding', () => {
     caller.abort();
     for (let waited = 0; upstream.abandonedStreams === abandonedBefore && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(upstream.abandonedStreams).toBe(abandonedBefore + 1);
+    // The answer was flowing when the caller chose to leave: the call stays charged.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await balanceOf(agent.api_key)).toBe('0.989');
   });
 });
 

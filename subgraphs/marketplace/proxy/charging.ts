@@ -5,6 +5,7 @@ import {
   postPendingWithFee,
   prepaidAccountId,
   reserveFromFirst,
+  transfer,
   voidPending,
 } from '../../../shared/ledger/index.js';
 import { formatMoney } from '../../../shared/money.js';
@@ -68,6 +69,24 @@ export async function captureCallCharge(em: EntityManager, hold: Hold, price: Ca
     feeIdempotencyKey: `call:${hold.callId}:fee`,
   });
   return { chargeId: posted.id, amount, balanceRemaining: posted.debitBalanceAfter ?? 0n, publisherEarned: amount - fee };
+}
+
+/**
+ * An answer already charged that the upstream broke off midway was not successful work: the
+ * charge goes back whole, in one transaction, idempotent per call. The fee returns from the
+ * platform's revenue to the publisher's payable, and all of it from there to the account that paid.
+ */
+export async function refundCallCharge(em: EntityManager, hold: Hold, charge: Charge, metadata: Record<string, unknown>): Promise<void> {
+  if (charge.amount === 0n) return;
+  const fee = charge.amount - charge.publisherEarned;
+  const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: hold.callId });
+  const common = { kind: 'refund', reference: hold.callId, metadata: { ...metadata, charge_id: charge.chargeId } };
+  await em.transactional(async (tx) => {
+    if (fee > 0n) {
+      await transfer(tx, { ...common, idempotencyKey: `call:${hold.callId}:refund-fee`, debit: revenue, credit: hold.payableAccountId, amount: fee });
+    }
+    await transfer(tx, { ...common, idempotencyKey: `call:${hold.callId}:refund`, debit: hold.payableAccountId, credit: hold.debitAccountId, amount: charge.amount });
+  });
 }
 
 /** Unsuccessful work costs nothing: the hold is released whole. */

@@ -9,7 +9,7 @@ import { priceUpstreamCost } from '../services/pricing.js';
 import { enforceCallRate } from './call-rate.js';
 import { checkedCallPath } from './call-path.js';
 import { resolveCallTarget, type CallTarget } from './call-target.js';
-import { captureCallCharge, chargeHeaders, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, chargeHeaders, holdCallCharge, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { readUpstreamCost } from './cost-path.js';
 import { upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
@@ -165,6 +165,22 @@ function upstreamCostOf(body: Buffer | null, path: string | null): bigint | null
 /** The answer must be read whole before charging (pay_per_use reads the cost from it). */
 export const needsBufferedBody = (started: StartedCall) =>
   started.target.chargesUpstreamCost && started.hold !== null && isSuccess(started.response.statusCode);
+
+/**
+ * The upstream broke off an answer that was already charged: the charge goes back whole (the
+ * caller's connection has been cut, so it never took the answer for complete). A refund that
+ * fails is logged with the call and charge ids for a person to settle.
+ */
+export async function refundBrokenAnswer(context: RequestContext, started: StartedCall, finished: FinishedCall, counters: UsageCounters): Promise<void> {
+  const { charge } = finished;
+  if (!charge || !started.hold) return;
+  try {
+    await refundCallCharge(context.em, started.hold, charge, chargeMetadata(started.target, started.request, { reason: 'upstream_broke_off' }));
+    counters.takeBackRevenue(started.target.publisher.id, charge.publisherEarned);
+  } catch (error) {
+    context.log.error({ err: error, callId: started.callId, chargeId: charge.chargeId }, 'refund of a broken-off answer failed');
+  }
+}
 
 /** A call that failed after the upstream answered but before it was settled: release the hold, drop the body. */
 export async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {

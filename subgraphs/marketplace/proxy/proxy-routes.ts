@@ -3,10 +3,10 @@ import type { RequestContext } from '../../../shared/context.js';
 import { readCapped, readUpstreamBody } from '../../../shared/http/upstream-client.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
-import { abandonPaidCall, finishPaidCall, needsBufferedBody, startPaidCall, type StartedCall } from './paid-call.js';
+import { abandonPaidCall, finishPaidCall, needsBufferedBody, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
-import { relayBody } from './relay-body.js';
+import { CallerGone, relayBody } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
@@ -49,11 +49,10 @@ function fixedLengthOf(started: StartedCall): string | null {
 
 async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
   const counters = usageCountersOf(services);
-  let settled = false;
+  let finished: FinishedCall | null = null;
   try {
     const buffered = needsBufferedBody(started) ? await readUpstreamBody(started.response.body, services.config.proxy.maxBufferedBytes) : null;
-    const finished = await finishPaidCall(context, started, counters, buffered);
-    settled = true;
+    finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
     for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
     if (buffered) return void res.end(buffered);
@@ -64,10 +63,15 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     else res.setHeader('content-length', length);
     await relayBody(started.response.body, res);
   } catch (error) {
+    if (!finished) {
+      await abandonPaidCall(context, started, 'relay_failed');
+      if (!res.destroyed) sendProxyError(res, context, error);
+      return;
+    }
     // Charged: the caller has, or is about to have, the status; a body cut short must look cut short.
-    if (settled) return void res.destroy();
-    await abandonPaidCall(context, started, 'relay_failed');
-    if (!res.destroyed) sendProxyError(res, context, error);
+    res.destroy();
+    // A caller who left keeps the charge; an answer the upstream broke off was not successful work.
+    if (!(error instanceof CallerGone)) await refundBrokenAnswer(context, started, finished, counters);
   }
 }
 

@@ -27,12 +27,22 @@ export class UsageCounters {
   ) {}
 
   record(publisherId: string, userId: string | null, revenue: bigint): void {
-    let counts = this.pending.get(publisherId);
-    if (!counts) this.pending.set(publisherId, (counts = { queries: 0, revenue: 0n, callers: new Set() }));
+    const counts = this.countsOf(publisherId);
     counts.queries += 1;
     counts.revenue += revenue;
     if (userId) counts.callers.add(userId);
+  }
+
+  /** A refunded call was still a query, but its revenue goes back. */
+  takeBackRevenue(publisherId: string, revenue: bigint): void {
+    this.countsOf(publisherId).revenue -= revenue;
+  }
+
+  private countsOf(publisherId: string): PendingCounts {
+    let counts = this.pending.get(publisherId);
+    if (!counts) this.pending.set(publisherId, (counts = { queries: 0, revenue: 0n, callers: new Set() }));
     this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+    return counts;
   }
 
   /** Writes everything gathered so far (also called at shutdown and by tests). */
