@@ -91,10 +91,26 @@ export class UpstreamClient {
         current = { ...current, url: next, method: response.statusCode === 303 ? 'GET' : current.method };
         continue;
       }
-      const body = await readUpstreamBody(response.body, this.options.maxBufferedBytes);
+      const body = await this.readWhole(response.body);
       return { status: response.statusCode, headers: flattenHeaders(response.headers), body };
     }
     throw new AppError(502, 'upstream_too_many_redirects', 'The upstream redirected too many times');
+  }
+
+  /**
+   * An upstream's answer read whole, up to the cap and within PROXY_TIMEOUT_MS in all (the body
+   * timeout alone allows an answer that trickles in forever). One that stalls, trickles or breaks
+   * off fails like a request would: 504, 502.
+   */
+  async readWhole(body: Readable): Promise<Buffer> {
+    const deadline = setTimeout(() => body.destroy(new undiciErrors.BodyTimeoutError()), this.options.timeoutMs);
+    try {
+      return await readCapped(body, this.options.maxBufferedBytes);
+    } catch (error) {
+      throw upstreamFailure(error);
+    } finally {
+      clearTimeout(deadline);
+    }
   }
 
   /** At shutdown: the front door has already dropped its connections, so open upstream streams are cut, not awaited. */
@@ -117,15 +133,6 @@ export async function readCapped(body: Readable, maxBytes: number): Promise<Buff
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
-}
-
-/** An upstream's answer read whole: one that stalls or breaks off midway fails like a request would (504, 502). */
-export async function readUpstreamBody(body: Readable, maxBytes: number): Promise<Buffer> {
-  try {
-    return await readCapped(body, maxBytes);
-  } catch (error) {
-    throw upstreamFailure(error);
-  }
 }
 
 export function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

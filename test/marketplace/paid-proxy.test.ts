@@ -270,11 +270,13 @@ describe('charging', () => {
     expect(await publisherEarnings(pub.id)).toBe('1000000');
   });
 
-  it('pay_per_use: an answer that stalls or breaks off before its cost is read is 504 / 502 and costs nothing', async () => {
+  it('pay_per_use: an answer that stalls, trickles or breaks off before its cost is read is 504 / 502 and costs nothing', async () => {
     const pub = await payPerUsePublisher({ price_per_call: '0.01', reserve_max_charge: '0.10' });
     const agent = await fundedAgent('1.00');
     const stalled = await t.api.get(`/publishers/${pub.slug}/stall`, { token: agent.api_key });
     expect([stalled.status, stalled.body.error.code]).toEqual([504, 'upstream_timeout']);
+    const trickling = await t.api.get(`/publishers/${pub.slug}/trickle`, { token: agent.api_key });
+    expect([trickling.status, trickling.body.error.code]).toEqual([504, 'upstream_timeout']);
     const broken = await t.api.get(`/publishers/${pub.slug}/truncated`, { token: agent.api_key });
     expect([broken.status, broken.body.error.code]).toEqual([502, 'upstream_unreachable']);
     const wallet = (await t.api.get('/wallet/balance', { token: agent.api_key })).body.data;

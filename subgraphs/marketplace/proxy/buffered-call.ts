@@ -1,6 +1,5 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
-import { readUpstreamBody } from '../../../shared/http/upstream-client.js';
 import { formatMicros } from '../services/decimal.js';
 import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
@@ -59,7 +58,7 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   });
   let body: Buffer;
   try {
-    body = await readUpstreamBody(started.response.body, context.services.config.proxy.maxBufferedBytes);
+    body = await context.services.upstream.readWhole(started.response.body);
   } catch (error) {
     await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
     throw error;

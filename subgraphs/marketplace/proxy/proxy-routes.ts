@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
-import { readCapped, readUpstreamBody } from '../../../shared/http/upstream-client.js';
+import { readCapped } from '../../../shared/http/upstream-client.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
@@ -51,7 +51,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
   const counters = usageCountersOf(services);
   let finished: FinishedCall | null = null;
   try {
-    const buffered = needsBufferedBody(started) ? await readUpstreamBody(started.response.body, services.config.proxy.maxBufferedBytes) : null;
+    const buffered = needsBufferedBody(started) ? await services.upstream.readWhole(started.response.body) : null;
     finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
     for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
