@@ -8,6 +8,7 @@ export interface EndpointMatch<E> {
 
 /** A segment that is not valid percent-encoding matches nothing (rather than throwing). */
 function decodeSegment(segment: string): string | null {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -17,28 +18,52 @@ function decodeSegment(segment: string): string | null {
 
 const segmentsOf = (path: string) => path.split('?')[0]!.split('/').filter((segment) => segment !== '');
 
-/** Templates are written plainly; the called path is compared decoded, so `res%65t` is `reset`. */
-function matchPath(template: string, path: string): Record<string, string> | null {
-  const wanted = segmentsOf(template);
-  const given = segmentsOf(path).map(decodeSegment);
-  if (wanted.length !== given.length) return null;
-  const params: Record<string, string> = {};
-  for (let index = 0; index < wanted.length; index++) {
-    const segment = given[index];
-    if (segment === null || segment === undefined) return null;
+/** One template segment: a literal, or a pattern whose groups are the named placeholders. */
+type TemplateSegment = { literal: string } | { pattern: RegExp; names: string[] };
+
+interface CompiledTemplate {
+  segments: TemplateSegment[];
+  placeholders: number;
+}
+
+/** Templates come from a handful of publishers' endpoint lists: compiled once, not per call. */
+const compiledTemplates = new Map<string, CompiledTemplate>();
+const MAX_COMPILED_TEMPLATES = 10_000;
+
+function compileTemplate(template: string): CompiledTemplate {
+  let compiled = compiledTemplates.get(template);
+  if (compiled) return compiled;
+  let placeholders = 0;
+  const segments = segmentsOf(template).map((segment): TemplateSegment => {
     const names: string[] = [];
-    const source = wanted[index]!.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z_][A-Za-z0-9_]*)\\?\}/g, (_all, name: string) => {
+    const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z_][A-Za-z0-9_]*)\\?\}/g, (_all, name: string) => {
       names.push(name);
       return '([^/]+)';
     });
-    const match = new RegExp(`^${source}$`, 's').exec(segment);
+    placeholders += names.length;
+    return names.length === 0 ? { literal: segment } : { pattern: new RegExp(`^${source}$`, 's'), names };
+  });
+  if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
+  compiledTemplates.set(template, (compiled = { segments, placeholders }));
+  return compiled;
+}
+
+/** Templates are written plainly; the called path is compared decoded, so `res%65t` is `reset`. */
+function matchSegments(template: CompiledTemplate, given: string[]): Record<string, string> | null {
+  if (template.segments.length !== given.length) return null;
+  const params: Record<string, string> = {};
+  for (let index = 0; index < given.length; index++) {
+    const wanted = template.segments[index]!;
+    if ('literal' in wanted) {
+      if (wanted.literal !== given[index]) return null;
+      continue;
+    }
+    const match = wanted.pattern.exec(given[index]!);
     if (!match) return null;
-    for (const [position, name] of names.entries()) params[name] = match[position + 1]!;
+    for (const [position, name] of wanted.names.entries()) params[name] = match[position + 1]!;
   }
   return params;
 }
-
-const placeholderCount = (template: string) => template.match(PLACEHOLDER)?.length ?? 0;
 
 /**
  * The endpoint descriptor a call hits: same method, path matching the template. A literal path
@@ -50,19 +75,24 @@ export function matchEndpoint<E extends { method: string; path: string }>(
   method: string,
   path: string,
 ): EndpointMatch<E> | null {
+  const decoded = segmentsOf(path).map(decodeSegment);
+  if (decoded.includes(null)) return null;
+  const given = decoded as string[];
   const wanted = method.toUpperCase();
-  const exact = bestMatch(endpoints, wanted, path);
-  return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', path) : null);
+  const exact = bestMatch(endpoints, wanted, given);
+  return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', given) : null);
 }
 
-function bestMatch<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, path: string): EndpointMatch<E> | null {
-  let best: EndpointMatch<E> | null = null;
+function bestMatch<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, given: string[]): EndpointMatch<E> | null {
+  let best: (EndpointMatch<E> & { placeholders: number }) | null = null;
   for (const endpoint of endpoints ?? []) {
     if (endpoint.method.toUpperCase() !== method) continue;
-    const params = matchPath(endpoint.path, path);
-    if (params && (!best || placeholderCount(endpoint.path) < placeholderCount(best.endpoint.path))) best = { endpoint, params };
+    const template = compileTemplate(endpoint.path);
+    if (best && template.placeholders >= best.placeholders) continue;
+    const params = matchSegments(template, given);
+    if (params) best = { endpoint, params, placeholders: template.placeholders };
   }
-  return best;
+  return best && { endpoint: best.endpoint, params: best.params };
 }
 
 /** A template is well-formed when it starts with "/" and every brace belongs to a `{name}` placeholder. */
