@@ -39,6 +39,7 @@ export {
   reserve,
   reserveFromFirst,
   transfer,
+  transferAll,
   voidPending,
   type SettleInput,
   type TransferInput,

@@ -201,6 +201,22 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
   return move(em, TRANSFER_SQL, 'transfer', input);
 }
 
+/**
+ * Several transfers that stand or fall together, in one transaction. Their accounts are locked
+ * first, in id order (the order every ledger statement locks in), so the transaction cannot
+ * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
+ * keeps its own idempotency key: repeating the whole set replays it.
+ */
+export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
+  const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
+  return em.transactional(async (tx) => {
+    await tx.execute(`select id from ledger_account where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`, accountIds);
+    const done: LedgerTransfer[] = [];
+    for (const input of inputs) done.push(await transfer(tx, input));
+    return done;
+  });
+}
+
 /** Holds `amount` (a pending transfer): it counts against the debit side's available balance until posted or voided. */
 export async function reserve(em: EntityManager, input: TransferInput): Promise<LedgerTransfer> {
   return move(em, RESERVE_SQL, 'reserve', input);

@@ -10,6 +10,7 @@ import {
   prepaidAccountId,
   reserveFromFirst,
   transfer,
+  transferAll,
 } from '../../shared/ledger/index.js';
 import { errorOf, expectLedgerBalanced, ledgerKey, useLedgerDatabase } from '../support/ledger.js';
 
@@ -108,5 +109,47 @@ describe('post with a linked fee', () => {
     const base = { pendingId: reserved.id, idempotencyKey: key(), feeAccount: revenue, feeIdempotencyKey: key() };
     expect(await errorOf(postPendingWithFee(em, { ...base, amount: 60n, fee: 1n }))).toEqual({ status: 400, code: 'amount_exceeds_reserve' });
     expect(await errorOf(postPendingWithFee(em, { ...base, amount: 10n, fee: 11n }))).toEqual({ status: 400, code: 'invalid_amount' });
+  });
+});
+
+describe('transferAll', () => {
+  it('moves all or nothing, and a repeat replays without moving anything again', async () => {
+    const { wallet, payable } = await accounts(null, 0n);
+    await credit(payable, 100n);
+    const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: 'test' });
+    const first = { idempotencyKey: key(), debit: payable, credit: wallet, amount: 60n, kind: 'refund' };
+    const tooMuch = { idempotencyKey: key(), debit: wallet, credit: revenue, amount: 61n, kind: 'fee' };
+    expect(await errorOf(transferAll(em, [first, tooMuch]))).toEqual({ status: 402, code: 'insufficient_balance' });
+    expect((await getAccountBalance(em, wallet)).posted).toBe(0n);
+    const fits = { ...tooMuch, amount: 10n };
+    const done = await transferAll(em, [first, fits]);
+    const again = await transferAll(em, [first, fits]);
+    expect(again.map((t) => t.id)).toEqual(done.map((t) => t.id));
+    expect((await getAccountBalance(em, wallet)).posted).toBe(50n);
+    await expectLedgerBalanced(database().em());
+  });
+
+  it('runs beside batched holds and posts on the same accounts without deadlocking', async () => {
+    const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: 'test' });
+    // The wallet's id sorts first: the holds and posts lock it before the payable and revenue,
+    // which the refunds' first transfer holds, the order in which a deadlock can form.
+    let { wallet, payable } = await accounts(null, 0n);
+    while (!(wallet < payable && wallet < revenue)) ({ wallet, payable } = await accounts(null, 0n));
+    await credit(wallet, 10_000n);
+    await credit(payable, 10_000n);
+    const paidCall = async () => {
+      const reserved = await hold([prepaidAccountId(randomUUID(), randomUUID()), wallet], payable, 10n);
+      await postPendingWithFee(em, { pendingId: reserved.id, idempotencyKey: key(), amount: 10n, fee: 1n, feeAccount: revenue, feeIdempotencyKey: key() });
+    };
+    const refund = () =>
+      transferAll(em, [
+        { idempotencyKey: key(), debit: revenue, credit: payable, amount: 1n, kind: 'refund' },
+        { idempotencyKey: key(), debit: payable, credit: wallet, amount: 10n, kind: 'refund' },
+      ]);
+    const work = Array.from({ length: 60 }, (_, index) => (index % 3 === 2 ? refund() : paidCall()));
+    const results = await Promise.allSettled(work);
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect((await getAccountBalance(em, wallet)).posted).toBe(10_000n - 400n + 200n);
+    await expectLedgerBalanced(database().em());
   });
 });

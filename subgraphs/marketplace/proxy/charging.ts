@@ -5,7 +5,7 @@ import {
   postPendingWithFee,
   prepaidAccountId,
   reserveFromFirst,
-  transfer,
+  transferAll,
   voidPending,
 } from '../../../shared/ledger/index.js';
 import { formatMoney } from '../../../shared/money.js';
@@ -81,12 +81,9 @@ export async function refundCallCharge(em: EntityManager, hold: Hold, charge: Ch
   const fee = charge.amount - charge.publisherEarned;
   const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: hold.callId });
   const common = { kind: 'refund', reference: hold.callId, metadata: { ...metadata, charge_id: charge.chargeId } };
-  await em.transactional(async (tx) => {
-    if (fee > 0n) {
-      await transfer(tx, { ...common, idempotencyKey: `call:${hold.callId}:refund-fee`, debit: revenue, credit: hold.payableAccountId, amount: fee });
-    }
-    await transfer(tx, { ...common, idempotencyKey: `call:${hold.callId}:refund`, debit: hold.payableAccountId, credit: hold.debitAccountId, amount: charge.amount });
-  });
+  const feeBack = { ...common, idempotencyKey: `call:${hold.callId}:refund-fee`, debit: revenue, credit: hold.payableAccountId, amount: fee };
+  const chargeBack = { ...common, idempotencyKey: `call:${hold.callId}:refund`, debit: hold.payableAccountId, credit: hold.debitAccountId, amount: charge.amount };
+  await transferAll(em, fee > 0n ? [feeBack, chargeBack] : [chargeBack]);
 }
 
 /** Unsuccessful work costs nothing: the hold is released whole. */
