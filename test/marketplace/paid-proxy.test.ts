@@ -148,6 +148,22 @@ describe('forwarding', () => {
     expect(await publisherEarnings(pub.id)).toBe('0');
   });
 
+  it('refunds a stream the upstream breaks off before its first byte, and keeps the charge of one that had been flowing', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    const stream = (query: string) => fetch(`${t.api.baseUrl}/publishers/${pub.slug}/sse?${query}`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    const empty = await stream('events=0&break=1');
+    expect(empty.headers.get('x-charge-amount')).toBe('0.011');
+    await expect(empty.text()).rejects.toThrow();
+    expect(await balanceOnceSettled(agent.api_key, '1.00')).toBe('1.00');
+    const flowing = await stream('events=2&gap=20&break=1');
+    const reader = flowing.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('data: event 1\n\n');
+    await expect((async () => { for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()); })()).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await balanceOf(agent.api_key)).toBe('0.989');
+  });
+
   it('closes the upstream stream when the caller goes away', async () => {
     const pub = await publisher();
     const agent = await fundedAgent();

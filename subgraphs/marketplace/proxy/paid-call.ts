@@ -162,9 +162,9 @@ function upstreamCostOf(body: Buffer | null, path: string | null): bigint | null
   }
 }
 
-/** The answer must be read whole before charging (pay_per_use reads the cost from it). */
+/** The answer must be read whole before charging (pay_per_use reads the cost from it); a HEAD has none. */
 export const needsBufferedBody = (started: StartedCall) =>
-  started.target.chargesUpstreamCost && started.hold !== null && isSuccess(started.response.statusCode);
+  started.target.chargesUpstreamCost && started.hold !== null && isSuccess(started.response.statusCode) && started.request.method !== 'HEAD';
 
 /**
  * The upstream broke off an answer that was already charged: the charge goes back whole (the

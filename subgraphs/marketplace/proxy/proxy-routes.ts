@@ -6,7 +6,7 @@ import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
-import { CallerGone, relayBody } from './relay-body.js';
+import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
@@ -47,6 +47,17 @@ function fixedLengthOf(started: StartedCall): string | null {
   return typeof length === 'string' && /^\d+$/.test(length) ? length : null;
 }
 
+/**
+ * A charged answer the caller never got whole is refunded: one of known length cut short, or a
+ * stream that failed before its first byte. A stream that had been flowing (an event stream closed
+ * by an idle timeout after minutes of events) keeps its charge, as does a caller who left.
+ */
+function wasNotDelivered(error: unknown, fixedLength: boolean): boolean {
+  if (error instanceof CallerGone) return false;
+  if (error instanceof UpstreamBrokeOff) return fixedLength || error.bytesRelayed === 0;
+  return true;
+}
+
 async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
   const counters = usageCountersOf(services);
   let finished: FinishedCall | null = null;
@@ -70,8 +81,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     }
     // Charged: the caller has, or is about to have, the status; a body cut short must look cut short.
     res.destroy();
-    // A caller who left keeps the charge; an answer the upstream broke off was not successful work.
-    if (!(error instanceof CallerGone)) await refundBrokenAnswer(context, started, finished, counters);
+    if (wasNotDelivered(error, fixedLengthOf(started) !== null)) await refundBrokenAnswer(context, started, finished, counters);
   }
 }
 
