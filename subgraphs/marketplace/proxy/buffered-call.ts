@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
+import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
 import { callPublisherTool, isToolPublisher } from './tool-calls.js';
@@ -44,7 +45,7 @@ function queryString(query: Record<string, unknown> | null | undefined): string 
 export async function callPublisherBuffered(context: RequestContext, input: BufferedCallInput): Promise<BufferedCallResult> {
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
-  const path = input.path ?? '/';
+  const path = checkedCallPath(input.path ?? '/');
   const toolName = method === 'POST' ? await toolNameOf(context, input.slug, path) : null;
   if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';

@@ -1,16 +1,9 @@
 import { badRequest } from '../../../shared/errors.js';
+import { decodePathSegment } from '../services/path-segment.js';
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 const invalidPath = (detail: string) => badRequest('invalid_path', `The called path ${detail}`);
-
-function decodedSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw invalidPath('has malformed percent-encoding');
-  }
-}
 
 /** `.` and `..`, also as servers that take `;` parameters read them (`..;x`). */
 const isDotSegment = (decoded: string) => /^\.{1,2}(;.*)?$/s.test(decoded);
@@ -19,8 +12,8 @@ const isDotSegment = (decoded: string) => /^\.{1,2}(;.*)?$/s.test(decoded);
  * The endpoint policy (allow, deny, protection, price) judges the path segment by segment, decoded;
  * the upstream URL must then name the same resource. So anything a URL parser or an upstream server
  * would rewrite into another path is refused before any money or byte moves: dot segments in any
- * spelling (`..`, `%2e%2E`, `..;`), backslashes, slashes encoded inside a segment, raw `?` or `#`,
- * control characters and malformed percent-encoding.
+ * spelling (`..`, `%2e%2E`, `..;`), backslashes, slashes encoded inside a segment (an upstream that
+ * decodes them before routing would see other segments), raw `?` or `#`, and control characters.
  */
 export function checkedCallPath(path: string): string {
   if (!path.startsWith('/')) throw invalidPath('must start with "/"');
@@ -28,7 +21,7 @@ export function checkedCallPath(path: string): string {
     if (/[?#\\]/.test(segment) || CONTROL_CHARACTER.test(segment)) {
       throw invalidPath('contains a character that is not allowed unencoded ("?", "#", "\\" or a control character)');
     }
-    const decoded = decodedSegment(segment);
+    const decoded = decodePathSegment(segment);
     if (isDotSegment(decoded)) throw invalidPath('contains a "." or ".." segment');
     if (/[/\\]/.test(decoded) || CONTROL_CHARACTER.test(decoded)) {
       throw invalidPath('contains an encoded slash, backslash or control character');

@@ -1,19 +1,11 @@
+import { decodePathSegment } from './path-segment.js';
+
 /** Placeholders are `{name}`: letters, digits and underscores, one path segment each. */
 export const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 export interface EndpointMatch<E> {
   endpoint: E;
   params: Record<string, string>;
-}
-
-/** A segment that is not valid percent-encoding matches nothing (rather than throwing). */
-function decodeSegment(segment: string): string | null {
-  if (!segment.includes('%')) return segment;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
 }
 
 const segmentsOf = (path: string) => path.split('?')[0]!.split('/').filter((segment) => segment !== '');
@@ -41,14 +33,14 @@ function compileTemplate(template: string): CompiledTemplate {
       return '([^/]+)';
     });
     placeholders += names.length;
-    return names.length === 0 ? { literal: segment } : { pattern: new RegExp(`^${source}$`, 's'), names };
+    return names.length === 0 ? { literal: decodePathSegment(segment) } : { pattern: new RegExp(`^${source}$`, 's'), names };
   });
   if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
   compiledTemplates.set(template, (compiled = { segments, placeholders }));
   return compiled;
 }
 
-/** Templates are written plainly; the called path is compared decoded, so `res%65t` is `reset`. */
+/** Both sides are compared decoded: `res%65t` is `reset`, and a template may be written either way. */
 function matchSegments(template: CompiledTemplate, given: string[]): Record<string, string> | null {
   if (template.segments.length !== given.length) return null;
   const params: Record<string, string> = {};
@@ -75,9 +67,7 @@ export function matchEndpoint<E extends { method: string; path: string }>(
   method: string,
   path: string,
 ): EndpointMatch<E> | null {
-  const decoded = segmentsOf(path).map(decodeSegment);
-  if (decoded.includes(null)) return null;
-  const given = decoded as string[];
+  const given = segmentsOf(path).map(decodePathSegment);
   const wanted = method.toUpperCase();
   const exact = bestMatch(endpoints, wanted, given);
   return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', given) : null);

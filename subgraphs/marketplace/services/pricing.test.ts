@@ -165,13 +165,16 @@ describe('matchEndpoint', () => {
     expect(matchEndpoint(null, 'GET', '/')).toBeNull();
   });
 
-  it('decodes placeholder values, and a segment that is not valid percent-encoding matches nothing', () => {
+  it('decodes placeholder values, and a segment that is not UTF-8 keeps its other escapes', () => {
     expect(matchEndpoint(endpoints, 'GET', '/users/a%20b')?.params).toEqual({ id: 'a b' });
-    expect(matchEndpoint(endpoints, 'GET', '/users/%E0%A4%A')).toBeNull();
+    expect(matchEndpoint(endpoints, 'GET', '/users/caf%E9%20x')?.params).toEqual({ id: 'caf%E9 x' });
   });
 
-  it('compares literal segments decoded, so an encoded spelling reaches the same endpoint', () => {
+  it('compares literal segments decoded, so either spelling reaches the same endpoint', () => {
     expect(matchEndpoint(endpoints, 'GET', '/users/%6De')?.endpoint).toBe(endpoints[1]);
+    const encodedTemplate = [{ method: 'GET', path: '/files/report%20final' }];
+    expect(matchEndpoint(encodedTemplate, 'GET', '/files/report%20final')?.endpoint).toBe(encodedTemplate[0]);
+    expect(matchEndpoint(encodedTemplate, 'GET', '/files/report final')?.endpoint).toBe(encodedTemplate[0]);
     expect(matchEndpoint(endpoints, 'POST', '/%2F')).toBeNull();
   });
 
