@@ -30,6 +30,9 @@ for (const [network, prefix] of [
   // IPv4-translated (::ffff:0:a.b.c.d) and local-use NAT64: IPv4 by other routes.
   ['::ffff:0:0:0', 96],
   ['64:ff9b:1::', 48],
+  // 6to4 and Teredo carry IPv4 too (both deprecated).
+  ['2002::', 16],
+  ['2001::', 32],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

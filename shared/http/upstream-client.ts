@@ -73,7 +73,7 @@ export class UpstreamClient {
 
   /**
    * For the platform's own calls to publisher URLs (token exchange, tool listing): follows up to
-   * three redirects on the same host (to https, or to the same origin), each destination checked
+   * three redirects on the same origin (or from http to https on the same host), each destination checked
    * again, and reads the body up to the cap. The request carries the publisher's secrets (headers,
    * token-exchange credentials in the body), so a redirect elsewhere is refused, not followed.
    */
@@ -119,7 +119,9 @@ export class UpstreamClient {
   }
 }
 
-const isSameHostRedirect = (from: URL, to: URL) => to.hostname === from.hostname && (to.protocol === 'https:' || to.origin === from.origin);
+/** The same origin, or the same host moving from http to https on the default port. */
+const isSameHostRedirect = (from: URL, to: URL) =>
+  to.origin === from.origin || (to.hostname === from.hostname && from.protocol === 'http:' && to.protocol === 'https:' && to.port === '');
 
 export async function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -8,10 +8,10 @@ describe('blocked addresses', () => {
   it.each([
     '127.0.0.1', '127.8.9.10', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
     '0.0.0.0', '224.0.0.1', '::1', '::', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a00:1',
-    '::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::a00:1',
+    '::7f00:1', '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b:1::a00:1', '2002:7f00:1::1', '2001:0:4136:e378::1',
   ])('refuses %s', (address) => expect(isBlockedAddress(address)).toBe(true));
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2001:4860:4860::8888'])('allows %s', (address) =>
     expect(isBlockedAddress(address)).toBe(false),
   );
 });
@@ -26,7 +26,8 @@ beforeAll(async () => {
   redirector = createServer((req, res) => {
     const to: Record<string, string> = {
       '/start': '/final',
-      '/to-https': `https://127.0.0.1:${portOf(redirector)}/final`,
+      '/to-https': 'https://127.0.0.1/final',
+      '/to-https-other-port': `https://127.0.0.1:${portOf(target)}/final`,
       '/to-other-port': `${originOf(target)}/secret`,
       '/to-other-host': `http://localhost:${portOf(redirector)}/final`,
     };
@@ -79,7 +80,7 @@ describe('the upstream client', () => {
     await open.close();
   });
 
-  it.each(['/to-other-port', '/to-other-host'])('refuses to carry the request’s secrets on a redirect elsewhere (%s)', async (path) => {
+  it.each(['/to-other-port', '/to-other-host', '/to-https-other-port'])('refuses to carry the request’s secrets on a redirect elsewhere (%s)', async (path) => {
     const open = client(true);
     const request = { url: new URL(`${originOf(redirector)}${path}`), method: 'POST', headers: { 'x-api-key': 'k' }, body: 'client_secret=s' };
     expect(await refusal(open.fetchBuffered(request))).toEqual({ status: 502, code: 'upstream_redirect_refused' });
