@@ -205,16 +205,28 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
  * Several transfers that stand or fall together, in one transaction. Their accounts are locked
  * first, in id order (the order every ledger statement locks in), so the transaction cannot
  * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
- * keeps its own idempotency key: repeating the whole set replays it.
+ * keeps its own idempotency key, so the whole set is retried on a transient failure when it is
+ * its own transaction, and repeating it replays it. Inside a caller's transaction (a savepoint),
+ * call it before anything else that locks ledger accounts.
  */
 export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
+  if (inputs.length === 0) return [];
   const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
-  return em.transactional(async (tx) => {
-    await tx.execute(`select id from ledger_account where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`, accountIds);
-    const done: LedgerTransfer[] = [];
-    for (const input of inputs) done.push(await transfer(tx, input));
-    return done;
-  });
+  const attempt = () =>
+    em.transactional(async (tx) => {
+      await tx.execute(`select id from ledger_account where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`, accountIds);
+      const done: LedgerTransfer[] = [];
+      for (const input of inputs) done.push(await transfer(tx, input));
+      return done;
+    });
+  const retries = em.isInTransaction() ? 1 : MAX_ATTEMPTS;
+  for (let tried = 1; ; tried++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isRetryable(error) || tried >= retries) throw error;
+    }
+  }
 }
 
 /** Holds `amount` (a pending transfer): it counts against the debit side's available balance until posted or voided. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError } from '../../../shared/errors.js';
-import { pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
+import { pickSystemAccount, transferAll, type TransferInput } from '../../../shared/ledger/index.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
   decodePaymentHeader,
@@ -23,6 +23,8 @@ export interface OnChainPayment {
   payment: VerifiedPayment;
   /** Paid to the platform's own address (the publisher has none): the ledger books it for payout. */
   paidToPlatform: boolean;
+  /** Settled on-chain: from then on the payment is never marked failed. */
+  settled?: boolean;
 }
 
 /**
@@ -75,40 +77,44 @@ export async function settleCallPayment(context: RequestContext, target: CallTar
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;
   }
+  paid.settled = true;
   const key = `x402-call:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
-  await em.transactional(async (tx) => {
-    const db = tx as EntityManager;
-    if (paid.paidToPlatform) {
-      const clearing = await pickSystemAccount(db, 'onchain_clearing', { shardKey: key });
-      const fee = target.price.fee;
-      const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: payment.payer };
-      await transfer(db, {
-        idempotencyKey: `${key}:price`,
-        debit: clearing,
-        credit: await pickSystemAccount(db, 'publisher_payable', { publisherId: target.publisher.id, shardKey: key }),
-        amount: terms.amount - fee,
-        kind: 'charge',
-        reference: settlement.transaction || payment.nonce,
-        metadata,
-      });
-      if (fee > 0n) {
-        await transfer(db, {
-          idempotencyKey: `${key}:fee`,
-          debit: clearing,
-          credit: await pickSystemAccount(db, 'platform_revenue', { shardKey: key }),
-          amount: fee,
-          kind: 'gateway_fee',
-          reference: settlement.transaction || payment.nonce,
-          metadata,
-        });
-      }
-    }
-    await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
-  });
+  const reference = settlement.transaction || payment.nonce;
+  try {
+    await em.transactional(async (tx) => {
+      const db = tx as EntityManager;
+      // First in the transaction: transferAll takes its account locks in the ledger's order.
+      if (paid.paidToPlatform) await transferAll(db, await platformBookings(db, target, paid, key, reference));
+      await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
+    });
+  } catch (error) {
+    context.log.error({ err: error, network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction: settlement.transaction }, 'x402 call payment settled on-chain but not booked');
+    throw error;
+  }
   return settlement;
+}
+
+/** The price for the publisher's payable and the fee for the platform, out of on-chain clearing. */
+async function platformBookings(em: EntityManager, target: CallTarget, paid: OnChainPayment, key: string, reference: string): Promise<TransferInput[]> {
+  const clearing = await pickSystemAccount(em, 'onchain_clearing', { shardKey: key });
+  const fee = target.price.fee;
+  const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: paid.payment.payer };
+  const price: TransferInput = {
+    idempotencyKey: `${key}:price`,
+    debit: clearing,
+    credit: await pickSystemAccount(em, 'publisher_payable', { publisherId: target.publisher.id, shardKey: key }),
+    amount: paid.terms.amount - fee,
+    kind: 'charge',
+    reference,
+    metadata,
+  };
+  if (fee === 0n) return [price];
+  const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: key });
+  return [price, { idempotencyKey: `${key}:fee`, debit: clearing, credit: revenue, amount: fee, kind: 'gateway_fee', reference, metadata }];
 }
 
 /** The upstream failed: the authorization is never executed. */
 export async function dropCallPayment(context: RequestContext, paid: OnChainPayment): Promise<void> {
+  if (paid.settled) return;
   await markPayment(context.em as EntityManager, paid.terms.network, paid.payment, 'failed', null);
 }
