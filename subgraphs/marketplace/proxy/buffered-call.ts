@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
+import { decodePathSegment } from '../services/path-segment.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
@@ -93,11 +94,7 @@ const chargeFields = (charge: Charge | null) => ({
 async function toolNameOf(context: RequestContext, slug: string, path: string): Promise<string | null> {
   const segments = path.split('/').filter(Boolean);
   if (segments.length !== 1 || !(await isToolPublisher(context, slug))) return null;
-  try {
-    return decodeURIComponent(segments[0]!);
-  } catch {
-    throw badRequest('invalid_path', 'The called path has malformed percent-encoding');
-  }
+  return decodePathSegment(segments[0]!);
 }
 
 async function toolCallAnswer(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<BufferedCallResult> {

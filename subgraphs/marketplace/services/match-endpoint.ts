@@ -27,18 +27,20 @@ function compileTemplate(template: string): CompiledTemplate {
   if (compiled) return compiled;
   let placeholders = 0;
   const segments = segmentsOf(template).map((segment): TemplateSegment => {
-    const names: string[] = [];
-    const source = segment.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([A-Za-z_][A-Za-z0-9_]*)\\?\}/g, (_all, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
+    const names = [...segment.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+    const literals = segment.split(/\{[A-Za-z_][A-Za-z0-9_]*\}/).map(decodePathSegment);
     placeholders += names.length;
-    return names.length === 0 ? { literal: decodePathSegment(segment) } : { pattern: new RegExp(`^${source}$`, 's'), names };
+    if (names.length === 0) return { literal: literals[0]! };
+    const source = literals.map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
+    return { pattern: new RegExp(`^${source}$`, 's'), names };
   });
   if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
   compiledTemplates.set(template, (compiled = { segments, placeholders }));
   return compiled;
 }
+
+/** Servers that take `;` parameters (`/admin;x=1`) read the segment before them. */
+const sameLiteral = (literal: string, given: string) => given === literal || (given.includes(';') && given.slice(0, given.indexOf(';')) === literal);
 
 /** Both sides are compared decoded: `res%65t` is `reset`, and a template may be written either way. */
 function matchSegments(template: CompiledTemplate, given: string[]): Record<string, string> | null {
@@ -47,7 +49,7 @@ function matchSegments(template: CompiledTemplate, given: string[]): Record<stri
   for (let index = 0; index < given.length; index++) {
     const wanted = template.segments[index]!;
     if ('literal' in wanted) {
-      if (wanted.literal !== given[index]) return null;
+      if (!sameLiteral(wanted.literal, given[index]!)) return null;
       continue;
     }
     const match = wanted.pattern.exec(given[index]!);

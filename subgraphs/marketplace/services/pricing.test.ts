@@ -175,6 +175,14 @@ describe('matchEndpoint', () => {
     const encodedTemplate = [{ method: 'GET', path: '/files/report%20final' }];
     expect(matchEndpoint(encodedTemplate, 'GET', '/files/report%20final')?.endpoint).toBe(encodedTemplate[0]);
     expect(matchEndpoint(encodedTemplate, 'GET', '/files/report final')?.endpoint).toBe(encodedTemplate[0]);
+    const mixed = [{ method: 'GET', path: '/files/report%20{id}.pdf' }];
+    expect(matchEndpoint(mixed, 'GET', '/files/report%20x.pdf')?.params).toEqual({ id: 'x' });
+    expect(matchEndpoint(mixed, 'GET', '/files/report x.pdf')?.params).toEqual({ id: 'x' });
+  });
+
+  it('reads a literal segment with ;parameters as that segment, as servers that strip them do', () => {
+    expect(matchEndpoint(endpoints, 'GET', '/users/me;jsessionid=1')?.endpoint).toBe(endpoints[1]);
+    expect(matchEndpoint(endpoints, 'GET', '/users/mex;a=1')?.endpoint).toBe(endpoints[0]);
     expect(matchEndpoint(endpoints, 'POST', '/%2F')).toBeNull();
   });
 
