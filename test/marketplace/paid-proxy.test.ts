@@ -146,6 +146,10 @@ describe('forwarding', () => {
       metadata: { reason: 'upstream_broke_off', charge_id: response.headers.get('x-charge-id') },
     });
     expect(await publisherEarnings(pub.id)).toBe('0');
+    const chunked = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/truncated?chunked=1`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    expect(chunked.headers.get('content-length')).toBeNull();
+    await expect(chunked.text()).rejects.toThrow();
+    expect(await balanceOnceSettled(agent.api_key, '1.00')).toBe('1.00');
   });
 
   it('refunds a stream the upstream breaks off before its first byte, and keeps the charge of one that had been flowing', async () => {

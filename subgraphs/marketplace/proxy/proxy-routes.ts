@@ -9,6 +9,7 @@ import { chargeHeaders } from './charging.js';
 import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
+import { decodePathSegment } from '../services/path-segment.js';
 import { isMarketplaceSubpath } from '../services/reserved-paths.js';
 import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
 
@@ -48,15 +49,17 @@ function fixedLengthOf(started: StartedCall): string | null {
 }
 
 /**
- * A charged answer the caller never got whole is refunded: one of known length cut short, or a
- * stream that failed before its first byte. A stream that had been flowing (an event stream closed
- * by an idle timeout after minutes of events) keeps its charge, as does a caller who left.
+ * A charged answer the caller never got whole is refunded: one cut short, or an event stream that
+ * failed before its first byte. An event stream that had been flowing (closed by an idle timeout
+ * after minutes of events) keeps its charge, as does a call whose caller left.
  */
-function wasNotDelivered(error: unknown, fixedLength: boolean): boolean {
+function wasNotDelivered(error: unknown, eventStream: boolean): boolean {
   if (error instanceof CallerGone) return false;
-  if (error instanceof UpstreamBrokeOff) return fixedLength || error.bytesRelayed === 0;
+  if (error instanceof UpstreamBrokeOff) return !eventStream || error.bytesRelayed === 0;
   return true;
 }
+
+const isEventStream = (started: StartedCall) => String(started.response.headers['content-type'] ?? '').startsWith('text/event-stream');
 
 async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
   const counters = usageCountersOf(services);
@@ -81,7 +84,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     }
     // Charged: the caller has, or is about to have, the status; a body cut short must look cut short.
     res.destroy();
-    if (wasNotDelivered(error, fixedLengthOf(started) !== null)) await refundBrokenAnswer(context, started, finished, counters);
+    if (wasNotDelivered(error, isEventStream(started))) await refundBrokenAnswer(context, started, finished, counters);
   }
 }
 
@@ -113,7 +116,7 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
     if (isMarketplaceSubpath(req.method, path)) return next();
     const context = res.locals.context as RequestContext;
     if (req.method === 'POST' && segments.length === 1 && (await isToolPublisher(context, String(req.params.slug)))) {
-      req.params.tool = decodeURIComponent(segments[0]!);
+      req.params.tool = decodePathSegment(segments[0]!);
       return callTool(req, res);
     }
     const abort = new AbortController();
