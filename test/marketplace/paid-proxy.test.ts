@@ -341,11 +341,13 @@ describe('access policy', () => {
     expect(await balanceOf(agent.api_key)).toBe('1.00');
   });
 
-  it('matches an encoded spelling of a path to the same endpoint: protected stays protected, priced stays priced', async () => {
+  it('matches other spellings of a path to the same endpoint: protected stays protected in any case or encoding, priced stays priced', async () => {
     const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
     const agent = await fundedAgent('1.00');
-    const protectedOne = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}/echo/s%65cret`, { token: agent.api_key });
-    expect([protectedOne.status, protectedOne.body.error.code]).toEqual([403, 'endpoint_protected']);
+    for (const spelling of ['/echo/s%65cret', '/echo/SECRET', '/Echo/secret;v=1']) {
+      const protectedOne = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}${spelling}`, { token: agent.api_key });
+      expect([spelling, protectedOne.status, protectedOne.body.error.code]).toEqual([spelling, 403, 'endpoint_protected']);
+    }
     const priced = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}/%65cho/priced/x`, { token: agent.api_key });
     expect(priced.headers.get('x-charge-amount')).toBe('0.055');
   });

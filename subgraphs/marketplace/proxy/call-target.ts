@@ -5,7 +5,7 @@ import type { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
-import { matchEndpoint } from '../services/match-endpoint.js';
+import { matchEndpoint, protectedEndpointIgnoringCase } from '../services/match-endpoint.js';
 import { priceCall, reserveFor, type CallPrice } from '../services/pricing.js';
 
 /** A publisher without a pricing record charges nothing. */
@@ -58,8 +58,9 @@ export async function resolveCallTarget(
   if (!call.viaTools && !endpoint && loaded.endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
     throw forbidden(`${call.method} ${call.path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
   }
-  if (endpoint?.isProtected) {
-    throw forbidden(endpoint.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
+  const shielded = endpoint?.isProtected ? endpoint : call.viaTools ? null : protectedEndpointIgnoringCase(loaded.endpoints, call.method, call.path);
+  if (shielded) {
+    throw forbidden(shielded.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }
   const pricing = pricingOf(loaded.pricing);
   const price = priceCall(

@@ -87,6 +87,22 @@ function bestMatch<E extends { method: string; path: string }>(endpoints: readon
   return best && { endpoint: best.endpoint, params: best.params };
 }
 
+/**
+ * A protected endpoint the call reaches on an upstream that ignores letter case (`/ADMIN` for a
+ * protected `/admin`): protection holds whatever the spelling.
+ */
+export function protectedEndpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
+  endpoints: readonly E[] | null,
+  method: string,
+  path: string,
+): E | null {
+  const guarded = (endpoints ?? []).filter((endpoint) => endpoint.isProtected);
+  if (guarded.length === 0) return null;
+  const lowered = guarded.map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase() }));
+  const hit = matchEndpoint(lowered, method, path.toLowerCase());
+  return hit ? guarded[lowered.indexOf(hit.endpoint)]! : null;
+}
+
 /** A template is well-formed when it starts with "/" and every brace belongs to a `{name}` placeholder. */
 export function isWellFormedPathTemplate(template: string): boolean {
   if (!template.startsWith('/') || /\s/.test(template)) return false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { divideUp, formatMicros, parseMicros } from './decimal.js';
-import { matchEndpoint, isWellFormedPathTemplate } from './match-endpoint.js';
+import { matchEndpoint, isWellFormedPathTemplate, protectedEndpointIgnoringCase } from './match-endpoint.js';
 import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
 
 const usd = (text: string) => parseMicros(text, 'test');
@@ -184,6 +184,16 @@ describe('matchEndpoint', () => {
     expect(matchEndpoint(endpoints, 'GET', '/users/me;jsessionid=1')?.endpoint).toBe(endpoints[1]);
     expect(matchEndpoint(endpoints, 'GET', '/users/mex;a=1')?.endpoint).toBe(endpoints[0]);
     expect(matchEndpoint(endpoints, 'POST', '/%2F')).toBeNull();
+  });
+
+  it('finds a protected endpoint whatever the letter case, and only a protected one', () => {
+    const guarded = [
+      { method: 'DELETE', path: '/Admin/{id}', isProtected: true },
+      { method: 'GET', path: '/public', isProtected: false },
+    ];
+    expect(protectedEndpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7')).toBe(guarded[0]);
+    expect(protectedEndpointIgnoringCase(guarded, 'GET', '/ADMIN/7')).toBeNull();
+    expect(protectedEndpointIgnoringCase(guarded, 'GET', '/PUBLIC')).toBeNull();
   });
 
   it('matches HEAD as the GET of the same path unless HEAD is documented', () => {
