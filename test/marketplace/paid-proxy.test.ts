@@ -94,6 +94,7 @@ describe('forwarding', () => {
     expect(response.body.headers.authorization).toBeUndefined();
     expect(response.body.headers.cookie).toBeUndefined();
     expect(response.body.data).toBeUndefined();
+    expect(response.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
   });
 
   it('forwards request bodies and methods', async () => {

@@ -43,6 +43,18 @@ describe('headers returned to the caller', () => {
   it('keeps content and caching headers, drops cookies and connection headers', () => {
     expect(
       callerResponseHeaders({ 'content-type': 'text/event-stream', 'set-cookie': ['a=1'], connection: 'keep-alive', etag: '"1"', 'x-ratelimit-remaining': '9', server: 'nginx' }),
-    ).toEqual({ 'content-type': 'text/event-stream', etag: '"1"', 'x-ratelimit-remaining': '9' });
+    ).toEqual({
+      'content-type': 'text/event-stream',
+      etag: '"1"',
+      'x-ratelimit-remaining': '9',
+      'content-security-policy': "sandbox; default-src 'none'",
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
+  it('confines the answer: an upstream cannot loosen the sandbox or ask for sniffing', () => {
+    const headers = callerResponseHeaders({ 'content-type': 'text/html', 'content-security-policy': "default-src *", 'x-content-type-options': 'off' });
+    expect(headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
   });
 });

@@ -69,8 +69,15 @@ const RETURNED = new Set([
   'link',
 ]);
 
+/**
+ * A publisher's answer is served from the platform's own origin: should it be a page, it runs
+ * sandboxed (a unique origin, no scripts, nothing loaded), so it can never act as the platform
+ * in a browser; and it is never sniffed into another type.
+ */
+const ANSWER_CONFINEMENT = { 'content-security-policy': "sandbox; default-src 'none'", 'x-content-type-options': 'nosniff' };
+
 export function callerResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...ANSWER_CONFINEMENT };
   for (const [name, value] of Object.entries(upstream)) {
     const lower = name.toLowerCase();
     if (value === undefined) continue;
