@@ -415,8 +415,8 @@ describe('access policy', () => {
 });
 
 describe('token exchange', () => {
-  it('exchanges the stored credentials once, caches the token, and sends it upstream', async () => {
-    const pub = await publisher({
+  const exchanging = (overrides: Record<string, unknown> = {}) =>
+    publisher({
       api_key_header: null,
       upstream_api_key: undefined,
       token_exchange_url: `${upstream.url}/oauth/token`,
@@ -425,7 +425,13 @@ describe('token exchange', () => {
       token_response_field: 'access_token',
       token_cache_ttl_seconds: 600,
       token_exchange_credentials: { client_id: 'platform', client_secret: 'shh' },
+      undocumented_endpoint_policy: 'default_allow',
+      ...overrides,
     });
+  const bearerSeen = async (slug: string, key: string) => (await t.api.get(`/publishers/${slug}/echo/x`, { token: key })).body.headers.authorization;
+
+  it('exchanges the stored credentials once, caches the token, and sends it upstream', async () => {
+    const pub = await exchanging();
     const agent = await fundedAgent();
     const before = upstream.tokenExchanges;
     const first = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
@@ -435,6 +441,36 @@ describe('token exchange', () => {
     expect(upstream.tokenExchanges).toBe(before + 1);
     const exchange = upstream.requests.filter((r) => r.path === '/oauth/token').at(-1)!;
     expect(JSON.parse(exchange.body)).toEqual({ client_id: 'platform', client_secret: 'shh' });
+  });
+
+  it('shares one exchange between calls racing on a cold cache', async () => {
+    const pub = await exchanging();
+    const agent = await fundedAgent();
+    const before = upstream.tokenExchanges;
+    const seen = await Promise.all(Array.from({ length: 8 }, () => bearerSeen(pub.slug, agent.api_key)));
+    expect(upstream.tokenExchanges).toBe(before + 1);
+    expect(new Set(seen).size).toBe(1);
+  });
+
+  it('exchanges anew when the publisher changes its credentials, and after the upstream refuses the token (401)', async () => {
+    const pub = await exchanging();
+    const agent = await fundedAgent();
+    const first = await bearerSeen(pub.slug, agent.api_key);
+    const patched = await t.api.patch(`/publishers/${pub.slug}`, { token_exchange_credentials: { client_id: 'platform', client_secret: 'rotated' } }, { token: ownerToken });
+    expect(patched.status).toBe(200);
+    const afterRotation = await bearerSeen(pub.slug, agent.api_key);
+    expect(afterRotation).not.toBe(first);
+    expect(JSON.parse(upstream.requests.filter((r) => r.path === '/oauth/token').at(-1)!.body).client_secret).toBe('rotated');
+    expect((await t.api.get(`/publishers/${pub.slug}/unauthorized`, { token: agent.api_key })).status).toBe(401);
+    expect(await bearerSeen(pub.slug, agent.api_key)).not.toBe(afterRotation);
+  });
+
+  it('keeps a token no longer than its issuer says it lives (expires_in less a margin)', async () => {
+    const pub = await exchanging({ token_exchange_url: `${upstream.url}/oauth/token?expires_in=31` });
+    const agent = await fundedAgent();
+    const first = await bearerSeen(pub.slug, agent.api_key);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await bearerSeen(pub.slug, agent.api_key)).not.toBe(first);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { PlatformServices } from '../../../shared/services.js';
 import { AppError } from '../../../shared/errors.js';
+import { sha256Hex } from '../../../shared/crypto.js';
 import { readJsonPath } from './json-path.js';
 import type { PublisherForCall } from '../services/load-publisher-for-call.js';
 
@@ -9,17 +10,46 @@ export interface UpstreamCredentials {
 }
 
 const DEFAULT_TOKEN_TTL_SECONDS = 300;
+/** A token is dropped this long before the expiry its issuer announced (`expires_in`). */
+const EXPIRY_MARGIN_SECONDS = 30;
+
+/**
+ * The cache key covers everything the token was obtained with (URL, method, field, stored
+ * credentials, key): a publisher who changes any of them, say after a leak, never gets the old
+ * token back. The secrets enter only as a digest.
+ */
+function tokenCacheKey(loaded: PublisherForCall): string {
+  const { publisher, secrets } = loaded;
+  const settings = [publisher.tokenExchangeUrl, publisher.tokenExchangeMethod, publisher.tokenResponseField, publisher.apiKeyHeader, secrets.tokenExchangeCredentials, secrets.upstreamApiKey];
+  return `upstream-token:${publisher.id}:${sha256Hex(JSON.stringify(settings)).slice(0, 32)}`;
+}
+
+/** Exchanges in flight, per cache key: concurrent calls on a cold cache share one exchange. */
+const exchanges = new Map<string, Promise<string>>();
 
 /**
  * Token exchange: the platform trades the publisher's stored credentials for a short-lived token
  * at `token_exchange_url` (JSON body = the credentials, or the upstream key in api_key_header),
- * reads it at `token_response_field`, and caches it for `token_cache_ttl_seconds`.
+ * reads it at `token_response_field`, and caches it for `token_cache_ttl_seconds`, or until shortly
+ * before its `expires_in`. The cache is an optimisation: when it fails, the token is exchanged anew.
  */
 async function exchangedToken(services: PlatformServices, loaded: PublisherForCall): Promise<string> {
-  const { publisher, secrets } = loaded;
-  const cacheKey = `upstream-token:${publisher.id}`;
-  const cached = await services.cache.get(cacheKey);
+  const cacheKey = tokenCacheKey(loaded);
+  const cached = await services.cache.get(cacheKey).catch((error) => {
+    services.log.warn({ err: error }, 'token cache unavailable; exchanging anew');
+    return null;
+  });
   if (cached) return cached;
+  let exchange = exchanges.get(cacheKey);
+  if (!exchange) {
+    exchange = exchangeToken(services, loaded, cacheKey).finally(() => exchanges.delete(cacheKey));
+    exchanges.set(cacheKey, exchange);
+  }
+  return exchange;
+}
+
+async function exchangeToken(services: PlatformServices, loaded: PublisherForCall, cacheKey: string): Promise<string> {
+  const { publisher, secrets } = loaded;
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (!secrets.tokenExchangeCredentials && secrets.upstreamApiKey) headers[(publisher.apiKeyHeader ?? 'x-api-key').toLowerCase()] = secrets.upstreamApiKey;
   const response = await services.upstream.fetchBuffered({
@@ -28,17 +58,34 @@ async function exchangedToken(services: PlatformServices, loaded: PublisherForCa
     headers,
     body: secrets.tokenExchangeCredentials ? JSON.stringify(secrets.tokenExchangeCredentials) : undefined,
   });
-  let token: unknown = null;
+  let answer: unknown = null;
   try {
-    token = readJsonPath(JSON.parse(response.body.toString('utf8')), publisher.tokenResponseField ?? 'access_token');
+    answer = JSON.parse(response.body.toString('utf8'));
   } catch {
-    token = null;
+    answer = null;
   }
+  const token = answer === null ? null : readJsonPath(answer, publisher.tokenResponseField ?? 'access_token');
   if (response.status >= 400 || typeof token !== 'string' || token.length === 0) {
     throw new AppError(502, 'upstream_token_exchange_failed', `The token exchange of ${publisher.slug} failed (status ${response.status})`);
   }
-  await services.cache.set(cacheKey, token, publisher.tokenCacheTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+  const ttl = tokenLifetimeSeconds(publisher.tokenCacheTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, answer);
+  if (ttl > 0) {
+    await services.cache.set(cacheKey, token, ttl).catch((error) => services.log.warn({ err: error }, 'token cache unavailable; token not kept'));
+  }
   return token;
+}
+
+function tokenLifetimeSeconds(configured: number, answer: unknown): number {
+  const expiresIn = (answer as { expires_in?: unknown } | null)?.expires_in;
+  const announced = typeof expiresIn === 'number' ? expiresIn : typeof expiresIn === 'string' ? Number(expiresIn) : NaN;
+  if (!Number.isFinite(announced) || announced <= 0) return configured;
+  return Math.floor(Math.min(configured, announced - EXPIRY_MARGIN_SECONDS));
+}
+
+/** The upstream refused the exchanged token (401): the next call exchanges a fresh one. */
+export async function forgetExchangedToken(services: PlatformServices, loaded: PublisherForCall): Promise<void> {
+  if (!loaded.publisher.tokenExchangeUrl) return;
+  await services.cache.delete(tokenCacheKey(loaded)).catch((error) => services.log.warn({ err: error }, 'token cache unavailable; token not forgotten'));
 }
 
 /**

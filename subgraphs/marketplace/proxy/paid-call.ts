@@ -11,7 +11,7 @@ import { checkedCallPath } from './call-path.js';
 import { resolveCallTarget, type CallTarget } from './call-target.js';
 import { captureCallCharge, chargeHeaders, holdCallCharge, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { readUpstreamCost } from './cost-path.js';
-import { upstreamCredentials } from './credentials.js';
+import { forgetExchangedToken, upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { upstreamUrl } from './upstream-url.js';
 import type { UsageCounters } from './usage-counters.js';
@@ -130,6 +130,7 @@ export async function finishPaidCall(
   const { target, hold, onChain, response, request } = started;
   const headers = callerResponseHeaders(response.headers);
   const success = isSuccess(response.statusCode);
+  if (response.statusCode === 401) await forgetExchangedToken(context.services, target.loaded);
   let charge: Charge | null = null;
   if (onChain) {
     if (!success) {
