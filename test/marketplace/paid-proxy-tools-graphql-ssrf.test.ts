@@ -13,7 +13,12 @@ let guarded: TestPlatform;
 beforeAll(async () => {
   upstream = await startFakeUpstream();
   open = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true' });
-  guarded = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'false', PROXY_ALLOWED_UPSTREAM_ORIGINS: upstream.url });
+  guarded = await startTestPlatform({
+    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'false',
+    PROXY_ALLOWED_UPSTREAM_ORIGINS: upstream.url,
+    PROXY_TIMEOUT_MS: '1500',
+    PROXY_MAX_BUFFERED_BYTES: '65536',
+  });
 });
 afterAll(async () => {
   await open.close();
@@ -33,9 +38,9 @@ const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $inpu
 const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
 
 describe('tool-protocol publishers', () => {
-  async function toolPublisher(pricing: Record<string, unknown> = {}) {
-    const owner = await signUpVerified(open);
-    return createPublisher(open, owner.accessToken, {
+  async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open) {
+    const owner = await signUpVerified(t);
+    return createPublisher(t, owner.accessToken, {
       publisher_category: 'compute',
       compute_type: 'function',
       integration_type: null,
@@ -54,7 +59,7 @@ describe('tool-protocol publishers', () => {
     const agent = await fundedAgent(open);
     const tools = await open.api.get(`/publishers/${pub.slug}/_tools`, { token: agent.api_key });
     expect(tools.status).toBe(200);
-    expect(tools.body.data.map((tool: any) => tool.name).sort()).toEqual(['add', 'fail']);
+    expect(tools.body.data.map((tool: any) => tool.name).sort()).toEqual(['add', 'fail', 'repeat', 'sleep']);
     const resources = await open.api.get(`/publishers/${pub.slug}/_resources`, { token: agent.api_key });
     expect(resources.body.data).toEqual([expect.objectContaining({ uri: 'docs://readme' })]);
     expect((await open.api.get(`/publishers/${pub.slug}/_tools`)).status).toBe(401);
@@ -95,6 +100,18 @@ describe('tool-protocol publishers', () => {
     expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await balanceOf(open, agent.api_key)).toBe('0.97');
+  });
+
+  it('a tool answer larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async () => {
+    const pub = await toolPublisher({}, guarded);
+    const agent = await fundedAgent(guarded);
+    const large = await guarded.api.post(`/publishers/${pub.slug}/repeat`, { size: 200_000 }, { token: agent.api_key });
+    expect([large.status, large.body.error.code]).toEqual([502, 'upstream_response_too_large']);
+    const slow = await guarded.api.post(`/publishers/${pub.slug}/sleep`, { ms: 3000 }, { token: agent.api_key });
+    expect([slow.status, slow.body.error.code]).toEqual([504, 'upstream_timeout']);
+    expect(await balanceOf(guarded, agent.api_key)).toBe('1.00');
+    const small = await guarded.api.post(`/publishers/${pub.slug}/repeat`, { size: 10 }, { token: agent.api_key });
+    expect(small.body.data.content).toEqual([{ type: 'text', text: 'x'.repeat(10) }]);
   });
 
   it('a publisher without mcp_endpoint has no tools', async () => {
