@@ -7,6 +7,7 @@ import { createPublisher } from '../support/publishers.js';
 import { fundPrepaid, fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
+import { UsageCounters } from '../../subgraphs/marketplace/proxy/usage-counters.js';
 
 let t: TestPlatform;
 let upstream: FakeUpstream;
@@ -483,5 +484,19 @@ describe('publisher counters', () => {
     await usageCountersOf(t.platform.services).flush();
     const record = (await t.api.get(`/publishers/${pub.slug}`)).body.data;
     expect(record).toMatchObject({ total_queries: 3, unique_agents_served: 2, total_revenue_atomic: 30000 });
+  });
+
+  it('keeps counts it could not write, and writes them with the next flush', async () => {
+    const pub = await publisher();
+    const { services } = t.platform;
+    let attempts = 0;
+    const lostConnection = { transactional: () => Promise.reject(new Error('connection lost')) } as unknown as EntityManager;
+    const counters = new UsageCounters(() => (attempts++ === 0 ? lostConnection : (services.orm.em.fork() as EntityManager)), services.log);
+    counters.record(pub.id, null, 7n);
+    await counters.flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data.total_queries).toBe(0);
+    counters.record(pub.id, null, 3n);
+    await counters.flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10 });
   });
 });

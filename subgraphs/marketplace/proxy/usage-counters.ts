@@ -8,6 +8,7 @@ interface PendingCounts {
 }
 
 const FLUSH_EVERY_MS = 100;
+const RETRY_AFTER_MS = 1000;
 
 /**
  * Publisher counters (total_queries, unique_agents_served, total_revenue_atomic) are bumped for
@@ -39,9 +40,13 @@ export class UsageCounters {
   }
 
   private countsOf(publisherId: string): PendingCounts {
+    this.schedule(FLUSH_EVERY_MS);
+    return this.entryOf(publisherId);
+  }
+
+  private entryOf(publisherId: string): PendingCounts {
     let counts = this.pending.get(publisherId);
     if (!counts) this.pending.set(publisherId, (counts = { queries: 0, revenue: 0n, callers: new Set() }));
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
     return counts;
   }
 
@@ -51,17 +56,38 @@ export class UsageCounters {
     this.timer = null;
     const batch = this.pending;
     this.pending = new Map();
-    this.flushing = this.flushing.then(() => this.write(batch)).catch((error) => this.log.error({ err: error }, 'usage counters not written'));
+    this.flushing = this.flushing.then(() => this.write(batch)).catch((error) => {
+      this.log.warn({ err: error }, 'usage counters not written; kept for the next flush');
+      this.restore(batch);
+    });
     return this.flushing;
   }
 
+  /** A batch that could not be written (one transaction: none of it was) goes back, to be retried. */
+  private restore(batch: Map<string, PendingCounts>): void {
+    for (const [publisherId, counts] of batch) {
+      const into = this.entryOf(publisherId);
+      into.queries += counts.queries;
+      into.revenue += counts.revenue;
+      for (const caller of counts.callers) into.callers.add(caller);
+    }
+    this.schedule(RETRY_AFTER_MS);
+  }
+
+  /** Unreferenced: a pending flush never keeps a stopping process alive (shutdown flushes itself). */
+  private schedule(afterMs: number): void {
+    this.timer ??= setTimeout(() => void this.flush(), afterMs).unref();
+  }
+
+  /** Rows are locked in id order (publishers, then each one's callers), as every replica does: replicas never deadlock. */
   private async write(batch: Map<string, PendingCounts>): Promise<void> {
     if (batch.size === 0) return;
+    const publishers = [...batch.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     await this.em().transactional(async (em) => {
-      for (const [publisherId, counts] of batch) {
+      for (const [publisherId, counts] of publishers) {
         let newCallers = 0;
         if (counts.callers.size > 0) {
-          const userIds = [...counts.callers];
+          const userIds = [...counts.callers].sort();
           const inserted = await em.execute(
             `insert into market_publisher_agent (publisher_id, user_id, first_called_at)
              values ${userIds.map(() => '(?, ?, now())').join(', ')} on conflict do nothing returning user_id`,
