@@ -59,6 +59,14 @@ const envSchema = z.object({
   PROXY_HOLD_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(600),
 });
 
+
+/**
+ * How many PROXY_TIMEOUT_MS a paid call can spend between its hold and its charge, at worst: a
+ * token exchange of four hops (connect, headers and body each), then the call (connect, headers,
+ * and a body read whole), with a margin. A hold younger than that may still be in flight.
+ */
+const CALL_TIMEOUTS_AT_MOST = 16;
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -188,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedUpstreamOrigins: values.PROXY_ALLOWED_UPSTREAM_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => new URL(origin).origin),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
-      holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, Math.ceil((2 * values.PROXY_TIMEOUT_MS) / 1000)),
+      holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, Math.ceil((CALL_TIMEOUTS_AT_MOST * values.PROXY_TIMEOUT_MS) / 1000)),
     },
   };
 }

@@ -28,4 +28,9 @@ describe('configuration', () => {
     expect(config).toMatchObject({ port: 4321, host: '127.0.0.1', publicUrl: 'http://localhost:4321' });
     expect(config.subgraphUrls).toEqual({ accounts: 'http://127.0.0.1:5001/graphql' });
   });
+
+  it('never lets a paid call’s hold expire before the call can have ended: 16 proxy timeouts at least', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).proxy.holdExpirySeconds).toBe(600);
+    expect(loadConfig({ DATA_DIR: dataDir(), PROXY_TIMEOUT_MS: '300000', PROXY_HOLD_EXPIRY_SECONDS: '600' }).proxy.holdExpirySeconds).toBe(4800);
+  });
 });
