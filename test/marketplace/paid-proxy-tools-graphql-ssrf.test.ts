@@ -83,6 +83,24 @@ describe('tool-protocol publishers', () => {
     expect(response.body.data.callPublisher).toMatchObject({ status: 200, chargeAmount: '0.03', balanceRemaining: '0.97', json: { content: [{ type: 'text', text: '42' }] } });
   });
 
+  it('estimates a tool call at what it is charged: price_per_execution, for any kind of tool publisher', async () => {
+    const owner = await signUpVerified(open);
+    const pub = await createPublisher(open, owner.accessToken, {
+      api_url: null,
+      mcp_endpoint: `${upstream.url}/mcp`,
+      api_key_header: 'X-Api-Key',
+      upstream_api_key: 'tool-key',
+      gateway_fee_percent: '0',
+      endpoints: [],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03' }],
+    });
+    const estimate = await open.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'POST', path: '/add' });
+    expect(estimate.body.data.estimated_cost).toBe('0.03');
+    const agent = await fundedAgent(open);
+    const call = await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 2 }, { token: agent.api_key });
+    expect(call.headers.get('x-charge-amount')).toBe('0.03');
+  });
+
   it('charges nothing when the tool reports an error', async () => {
     const pub = await toolPublisher();
     const agent = await fundedAgent(open);

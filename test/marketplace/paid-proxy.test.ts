@@ -412,6 +412,8 @@ describe('access policy', () => {
     const pub = await publisher();
     const estimate = await t.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'GET', path: '/echo/a' });
     expect(estimate.body.data.estimated_cost).toBe('0.011');
+    const head = await t.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'HEAD', path: '/echo/priced/a' });
+    expect(head.body.data.estimated_cost).toBe('0.055');
   });
 });
 
