@@ -38,12 +38,11 @@ const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $inpu
 const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
 
 describe('tool-protocol publishers', () => {
-  async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open) {
+  /** A compute publisher by default; `kind` makes it another kind (the support helper's integration defaults). */
+  async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open, kind: Record<string, unknown> = { publisher_category: 'compute', compute_type: 'function', integration_type: null }) {
     const owner = await signUpVerified(t);
     return createPublisher(t, owner.accessToken, {
-      publisher_category: 'compute',
-      compute_type: 'function',
-      integration_type: null,
+      ...kind,
       api_url: null,
       mcp_endpoint: `${upstream.url}/mcp`,
       api_key_header: 'X-Api-Key',
@@ -84,16 +83,8 @@ describe('tool-protocol publishers', () => {
   });
 
   it('estimates a tool call at what it is charged: price_per_execution, for any kind of tool publisher', async () => {
-    const owner = await signUpVerified(open);
-    const pub = await createPublisher(open, owner.accessToken, {
-      api_url: null,
-      mcp_endpoint: `${upstream.url}/mcp`,
-      api_key_header: 'X-Api-Key',
-      upstream_api_key: 'tool-key',
-      gateway_fee_percent: '0',
-      endpoints: [],
-      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03' }],
-    });
+    const pub = await toolPublisher({}, open, {});
+    expect(pub.publisher_category).toBe('integration');
     const estimate = await open.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'POST', path: '/add' });
     expect(estimate.body.data.estimated_cost).toBe('0.03');
     const agent = await fundedAgent(open);
