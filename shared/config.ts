@@ -19,6 +19,20 @@ const booleanFlag = (fallback: boolean) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
 
+/**
+ * TRUST_PROXY: `true` means the one load balancer in front (1 hop), never "trust every
+ * X-Forwarded-For entry" (a caller could then pick its own address and escape per-address limits);
+ * a number is that many hops; anything else is a list of trusted addresses, subnets or Express's
+ * names (`loopback`, `uniquelocal`).
+ */
+function trustedProxies(value: string | undefined): false | number | string[] {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return 1;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -37,7 +51,7 @@ const envSchema = z.object({
   ),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(2),
-  TRUST_PROXY: booleanFlag(false),
+  TRUST_PROXY: optionalString,
   DAILY_CLAIM_USD: z.string().default('0.10'),
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
@@ -81,7 +95,8 @@ export interface Config {
   dbPoolMax: number;
   /** How long a process trusts an API key it resolved (0: every request reads it). */
   apiKeyCacheSeconds: number;
-  trustProxy: boolean;
+  /** Express's `trust proxy`: false, a hop count, or the trusted proxies' addresses, subnets or names. */
+  trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
   wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
@@ -172,7 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.LOG_LEVEL,
     dbPoolMax: values.DB_POOL_MAX,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,
-    trustProxy: values.TRUST_PROXY,
+    trustProxy: trustedProxies(values.TRUST_PROXY),
     secrets,
     wallet: {
       dailyClaim: configMoney(values.DAILY_CLAIM_USD, 'DAILY_CLAIM_USD'),

@@ -29,6 +29,15 @@ describe('configuration', () => {
     expect(config.subgraphUrls).toEqual({ accounts: 'http://127.0.0.1:5001/graphql' });
   });
 
+  it('trusts forwarded addresses only from the proxies named: true is one hop, never every X-Forwarded-For entry', () => {
+    const trust = (value?: string) => loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
+    expect(trust()).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('loopback, 10.0.0.0/8')).toEqual(['loopback', '10.0.0.0/8']);
+  });
+
   it('never lets a paid call’s hold expire before the call can have ended: 16 proxy timeouts at least', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).proxy.holdExpirySeconds).toBe(600);
     expect(loadConfig({ DATA_DIR: dataDir(), PROXY_TIMEOUT_MS: '300000', PROXY_HOLD_EXPIRY_SECONDS: '600' }).proxy.holdExpirySeconds).toBe(4800);
