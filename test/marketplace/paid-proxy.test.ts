@@ -8,6 +8,7 @@ import { fundPrepaid, fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { UsageCounters } from '../../subgraphs/marketplace/proxy/usage-counters.js';
+import { forgetPublisherForCall, publisherForCall } from '../../subgraphs/marketplace/services/load-publisher-for-call.js';
 
 let t: TestPlatform;
 let upstream: FakeUpstream;
@@ -474,6 +475,19 @@ describe('token exchange', () => {
     const first = await bearerSeen(pub.slug, agent.api_key);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(await bearerSeen(pub.slug, agent.api_key)).not.toBe(first);
+  });
+});
+
+describe('the publisher call view', () => {
+  it('is not cached by a load that began before a change was forgotten (it would serve the old view for the whole TTL)', async () => {
+    const pub = await publisher();
+    const { services } = t.platform;
+    const fork = () => services.orm.em.fork() as EntityManager;
+    const loading = publisherForCall(services, fork(), pub.slug);
+    forgetPublisherForCall(services, pub.slug);
+    expect((await loading).publisher.name).toBe(pub.name);
+    await fork().execute('update market_publisher set name = ? where id = ?', ['Renamed', pub.id]);
+    expect((await publisherForCall(services, fork(), pub.slug)).publisher.name).toBe('Renamed');
   });
 });
 

@@ -43,33 +43,44 @@ interface CachedPublisher {
   expiresAt: number;
 }
 
-const cachesByServices = new WeakMap<PlatformServices, Map<string, CachedPublisher>>();
+interface PublisherCache {
+  entries: Map<string, CachedPublisher>;
+  /** Bumped by every forget: a load that began before a change must not store what it read. */
+  generation: number;
+}
+
+const cachesByServices = new WeakMap<PlatformServices, PublisherCache>();
 const MAX_CACHED_PUBLISHERS = 5_000;
 
-function cacheOf(services: PlatformServices): Map<string, CachedPublisher> {
+function cacheOf(services: PlatformServices): PublisherCache {
   let cache = cachesByServices.get(services);
-  if (!cache) cachesByServices.set(services, (cache = new Map()));
+  if (!cache) cachesByServices.set(services, (cache = { entries: new Map(), generation: 0 }));
   return cache;
 }
 
 /**
  * The paid path's view of a publisher, kept for PROXY_PUBLISHER_CACHE_SECONDS (reading and
- * decrypting it costs more than the rest of a call). A change is seen at once by the process that
- * made it, and by other replicas within that many seconds; 0 turns the cache off.
+ * decrypting it costs more than the rest of a call). A change made through this process is seen
+ * at once; one made by another process (a replica, or the marketplace subgraph in split mode)
+ * within that many seconds; 0 turns the cache off.
  */
 export async function publisherForCall(services: PlatformServices, em: EntityManager, slug: string): Promise<PublisherForCall> {
   const ttlMs = services.config.proxy.publisherCacheSeconds * 1000;
   if (ttlMs === 0) return loadPublisherForCall(services, em, slug);
   const cache = cacheOf(services);
-  const cached = cache.get(slug);
+  const cached = cache.entries.get(slug);
   if (cached && cached.expiresAt > Date.now()) return cached.value;
+  const generation = cache.generation;
   const value = await loadPublisherForCall(services, em, slug);
-  if (cache.size >= MAX_CACHED_PUBLISHERS) cache.clear();
-  cache.set(slug, { value, expiresAt: Date.now() + ttlMs });
+  if (cache.generation === generation) {
+    if (cache.entries.size >= MAX_CACHED_PUBLISHERS) cache.entries.clear();
+    cache.entries.set(slug, { value, expiresAt: Date.now() + ttlMs });
+  }
   return value;
 }
 
 export function forgetPublisherForCall(services: PlatformServices, ...slugs: string[]): void {
   const cache = cacheOf(services);
-  for (const slug of slugs) cache.delete(slug);
+  cache.generation += 1;
+  for (const slug of slugs) cache.entries.delete(slug);
 }
