@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { closeRedis } from './redis.js';
 
 /** A small TTL cache of strings: in memory for one process, Redis when REDIS_URL is set (shared by replicas). */
 export interface TtlCache {
@@ -44,7 +45,7 @@ export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
       await redis.del(prefix + key);
     },
     async close() {
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }

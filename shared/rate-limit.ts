@@ -1,4 +1,6 @@
 import { Redis } from 'ioredis';
+import { closeRedis } from './redis.js';
+import { AppError } from './errors.js';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -43,17 +45,23 @@ return { count, redis.call('PTTL', KEYS[1]) }`;
 
 export function createRedisRateLimiter(url: string): RateLimiter {
   const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // Connection errors surface on each command (a 503 below); the client's own event would only print them.
+  redis.on('error', () => undefined);
   return {
     async consume(key, limit, windowSeconds) {
-      const [count, ttl] = (await redis.eval(CONSUME_SCRIPT, 1, `ratelimit:${key}`, windowSeconds * 1000)) as [
-        number,
-        number,
-      ];
+      let counted: [number, number];
+      try {
+        counted = (await redis.eval(CONSUME_SCRIPT, 1, `ratelimit:${key}`, windowSeconds * 1000)) as [number, number];
+      } catch {
+        // Limits guard logins and publishers: without the shared counter nothing passes, but clearly.
+        throw new AppError(503, 'rate_limiter_unavailable', 'Request limits cannot be checked right now; retry shortly');
+      }
+      const [count, ttl] = counted;
       const allowed = count <= limit;
       return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)) };
     },
     async close() {
-      await redis.quit();
+      await closeRedis(redis);
     },
   };
 }

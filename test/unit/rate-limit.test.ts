@@ -52,4 +52,11 @@ describe('rate limiters', () => {
     expect((await first.consume(key, 1, 60)).allowed).toBe(true);
     expect((await second.consume(key, 1, 60)).allowed).toBe(false);
   });
+
+  it('with Redis gone: a clear 503 rate_limiter_unavailable, not an internal error', async () => {
+    const limiter = createRedisRateLimiter('redis://127.0.0.1:9');
+    const refusal = await limiter.consume('test:gone', 1, 60).then(() => null, (error) => error);
+    expect(refusal).toMatchObject({ status: 503, code: 'rate_limiter_unavailable' });
+    await limiter.close().catch(() => undefined);
+  });
 });
