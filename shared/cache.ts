@@ -36,6 +36,8 @@ export function createMemoryCache(maxEntries = 10_000): TtlCache {
 
 export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
   const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  // Connection errors surface on each command (callers treat a failing cache as a miss).
+  redis.on('error', () => undefined);
   return {
     get: (key) => redis.get(prefix + key),
     async set(key, value, ttlSeconds) {
