@@ -101,12 +101,13 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(open, agent.api_key)).toBe('1.00');
   });
 
-  it('holds tool calls to max_queries_per_minute like any call, and charges nothing for the refused one', async () => {
+  it('holds tool calls and listings to max_queries_per_minute like any call, and charges nothing for the refused one', async () => {
     const pub = await toolPublisher({ max_queries_per_minute: 1 });
     const agent = await fundedAgent(open);
     expect((await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 1 }, { token: agent.api_key })).status).toBe(200);
     const refused = await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 1 }, { token: agent.api_key });
     expect([refused.status, refused.body.error.code]).toEqual([429, 'rate_limited']);
+    expect((await open.api.get(`/publishers/${pub.slug}/_tools`, { token: agent.api_key })).status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(await balanceOf(open, agent.api_key)).toBe('0.97');
   });

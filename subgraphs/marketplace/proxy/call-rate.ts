@@ -1,11 +1,15 @@
 import type { Identity, RequestContext } from '../../../shared/context.js';
 import { tooManyRequests } from '../../../shared/errors.js';
-import type { CallTarget } from './call-target.js';
+import type { PublisherPricing } from '../entities/pricing.js';
+import type { Publisher } from '../entities/publisher.js';
 
 const callerKey = (identity: Identity | null, ip: string) => (identity ? `user:${identity.userId}` : `ip:${ip}`);
 
-/** max_queries_per_minute, per caller (account, else address), for every kind of call to the publisher. */
-export async function enforceCallRate(context: RequestContext, target: CallTarget): Promise<void> {
+/**
+ * max_queries_per_minute, per caller (account, else address), for everything that reaches the
+ * publisher: calls, tool calls, tool and resource listings.
+ */
+export async function enforceCallRate(context: RequestContext, target: { publisher: Publisher; pricing: PublisherPricing }): Promise<void> {
   const limit = target.pricing.maxQueriesPerMinute;
   if (!limit) return;
   const key = `publisher-calls:${target.publisher.id}:${callerKey(context.identity, context.ip)}`;

@@ -4,15 +4,17 @@ import { requireIdentity } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { enforceCallRate } from './call-rate.js';
-import { resolveCallTarget } from './call-target.js';
+import { pricingOf, resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { withToolClient } from './tool-client.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
+/** A listing opens a session at the publisher's tool server: it counts against max_queries_per_minute like a call. */
 async function toolPublisher(context: RequestContext, slug: string) {
   requireIdentity(context);
   const loaded = await publisherForCall(context.services, context.em, slug);
   if (!loaded.publisher.mcpEndpoint) throw notFound('Tool-protocol publisher', 'not_a_tool_publisher');
+  await enforceCallRate(context, { publisher: loaded.publisher, pricing: pricingOf(loaded.pricing) });
   return loaded;
 }
 
