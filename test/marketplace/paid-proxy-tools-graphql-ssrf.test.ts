@@ -42,9 +42,9 @@ describe('tool-protocol publishers', () => {
   async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open, kind: Record<string, unknown> = { publisher_category: 'compute', compute_type: 'function', integration_type: null }) {
     const owner = await signUpVerified(t);
     return createPublisher(t, owner.accessToken, {
-      ...kind,
       api_url: null,
       mcp_endpoint: `${upstream.url}/mcp`,
+      ...kind,
       api_key_header: 'X-Api-Key',
       upstream_api_key: 'tool-key',
       gateway_fee_percent: '0',
@@ -112,8 +112,8 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(open, agent.api_key)).toBe('0.97');
   });
 
-  it('a tool answer larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async () => {
-    const pub = await toolPublisher({}, guarded);
+  it.each(['/mcp', '/mcp-sse'])('a tool answer (%s) larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async (endpoint) => {
+    const pub = await toolPublisher({}, guarded, { publisher_category: 'compute', compute_type: 'function', integration_type: null, mcp_endpoint: `${upstream.url}${endpoint}` });
     const agent = await fundedAgent(guarded);
     const large = await guarded.api.post(`/publishers/${pub.slug}/repeat`, { size: 200_000 }, { token: agent.api_key });
     expect([large.status, large.body.error.code]).toEqual([502, 'upstream_response_too_large']);

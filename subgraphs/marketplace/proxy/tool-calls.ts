@@ -6,7 +6,7 @@ import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { enforceCallRate } from './call-rate.js';
 import { pricingOf, resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
-import { withToolClient } from './tool-client.js';
+import { truncated, withToolClient } from './tool-client.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
 /** A listing opens a session at the publisher's tool server: it counts against max_queries_per_minute like a call. */
@@ -26,12 +26,12 @@ export async function isToolPublisher(context: RequestContext, slug: string): Pr
 
 export async function listPublisherTools(context: RequestContext, slug: string) {
   const loaded = await toolPublisher(context, slug);
-  return withToolClient(context.services, loaded, async (client) => (await client.listTools()).tools);
+  return withToolClient(context.services, loaded, async (client, options) => (await client.listTools(undefined, options)).tools);
 }
 
 export async function listPublisherResources(context: RequestContext, slug: string) {
   const loaded = await toolPublisher(context, slug);
-  return withToolClient(context.services, loaded, async (client) => (await client.listResources()).resources);
+  return withToolClient(context.services, loaded, async (client, options) => (await client.listResources(undefined, options)).resources);
 }
 
 export interface ToolCallOutcome {
@@ -58,8 +58,8 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
       : null;
   let result: Record<string, unknown>;
   try {
-    result = await withToolClient(context.services, target.loaded, (client) =>
-      client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }),
+    result = await withToolClient(context.services, target.loaded, (client, options) =>
+      client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, options),
     );
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_unreachable');
@@ -68,7 +68,7 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
   if (result.isError) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_error');
     const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
-    throw new AppError(502, 'tool_failed', text ?? `Tool ${toolName} reported an error`);
+    throw new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`);
   }
   const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
   usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);

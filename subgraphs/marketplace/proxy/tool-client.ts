@@ -9,15 +9,21 @@ import { upstreamCredentials } from './credentials.js';
 const CLIENT_INFO = { name: 'agent-commerce-platform', version: '0.1.0' };
 const MAX_ERROR_DETAIL = 200;
 
-/** A response whose body fails once it passes `maxBytes`: a tool server cannot fill the platform's memory. */
-function capped(response: Response, maxBytes: number): Response {
+/**
+ * A response whose body fails once it passes `maxBytes`, and ends the whole session with that
+ * error: an SSE answer cut short would otherwise leave its request pending until the SDK's own
+ * timeout, and a tool server could fill the platform's memory.
+ */
+function capped(response: Response, maxBytes: number, session: AbortController): Response {
   if (!response.body) return response;
   let size = 0;
   const limit = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       size += chunk.byteLength;
-      if (size > maxBytes) return controller.error(new AppError(502, 'upstream_response_too_large', `The tool server's answer exceeds ${maxBytes} bytes`));
-      controller.enqueue(chunk);
+      if (size <= maxBytes) return controller.enqueue(chunk);
+      const tooLarge = new AppError(502, 'upstream_response_too_large', `The tool server's answer exceeds ${maxBytes} bytes`);
+      controller.error(tooLarge);
+      session.abort(tooLarge);
     },
   });
   return new Response(response.body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
@@ -25,17 +31,16 @@ function capped(response: Response, maxBytes: number): Response {
 
 /**
  * fetch for the MCP transport: every request checked by the SSRF guard, sent through the guarded
- * pool, ended by the proxy timeout or by the SDK itself (closing the client must close its
- * streams), and capped like any answer read whole.
+ * pool, ended with the session (its cap, its deadline) or by the SDK itself (closing the client
+ * must close its streams), and capped like any answer read whole.
  */
-function guardedFetch(services: PlatformServices) {
-  const { timeoutMs, maxBufferedBytes } = services.config.proxy;
+function guardedFetch(services: PlatformServices, session: AbortController) {
+  const { maxBufferedBytes } = services.config.proxy;
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const dispatcher = services.upstream.dispatcherFor(new URL(url));
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const signal = init?.signal ? AbortSignal.any([init.signal, session.signal]) : session.signal;
     const response = await undiciFetch(url, { ...(init as any), signal, redirect: 'error', dispatcher });
-    return capped(response as unknown as Response, maxBufferedBytes);
+    return capped(response as unknown as Response, maxBufferedBytes, session);
   };
 }
 
@@ -47,7 +52,7 @@ function appErrorIn(error: unknown): AppError | null {
   return null;
 }
 
-/** The proxy timeout fired (a TimeoutError somewhere in the chain), or the SDK's own request timeout (-32001). */
+/** The session's deadline fired (a TimeoutError somewhere in the chain), or the SDK's own request timeout (-32001). */
 function isTimeout(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
     if ((current as { name?: string }).name === 'TimeoutError' || (current as { code?: number }).code === -32001) return true;
@@ -55,30 +60,48 @@ function isTimeout(error: unknown): boolean {
   return false;
 }
 
-function toolServerFailure(error: unknown, slug: string): AppError {
-  const own = appErrorIn(error);
+function toolServerFailure(error: unknown, session: AbortSignal, slug: string): AppError {
+  // Why the session ended comes first: the SDK reports an aborted request as its own timeout.
+  const own = (session.reason instanceof AppError ? session.reason : null) ?? appErrorIn(error);
   if (own) return own;
-  if (isTimeout(error)) return new AppError(504, 'upstream_timeout', `The tool server of ${slug} did not answer in time`);
-  const detail = String((error as Error)?.message ?? error).slice(0, MAX_ERROR_DETAIL);
-  return new AppError(502, 'upstream_tool_error', `The tool server of ${slug} failed: ${detail}`);
+  if (isTimeout(error) || (session.aborted && isTimeout(session.reason))) {
+    return new AppError(504, 'upstream_timeout', `The tool server of ${slug} did not answer in time`);
+  }
+  return new AppError(502, 'upstream_tool_error', `The tool server of ${slug} failed: ${truncated(String((error as Error)?.message ?? error))}`);
 }
+
+/** A tool server's own words, cut to a sensible length before they reach a caller. */
+export const truncated = (text: string) => (text.length > MAX_ERROR_DETAIL ? `${text.slice(0, MAX_ERROR_DETAIL)}…` : text);
+
+/** What every request of a session carries: its abort signal, and PROXY_TIMEOUT_MS instead of the SDK's 60 s. */
+export type ToolRequestOptions = { signal: AbortSignal; timeout: number };
 
 /**
  * Opens an MCP session (Streamable HTTP, the official SDK client) with the publisher's
- * `mcp_endpoint`, its credentials injected, runs `work`, and closes it.
+ * `mcp_endpoint`, its credentials injected, runs `work`, and closes it. The session ends at
+ * PROXY_TIMEOUT_MS, or as soon as an answer passes PROXY_MAX_BUFFERED_BYTES.
  */
-export async function withToolClient<T>(services: PlatformServices, loaded: PublisherForCall, work: (client: Client) => Promise<T>): Promise<T> {
+export async function withToolClient<T>(
+  services: PlatformServices,
+  loaded: PublisherForCall,
+  work: (client: Client, options: ToolRequestOptions) => Promise<T>,
+): Promise<T> {
   const credentials = await upstreamCredentials(services, loaded);
   const url = new URL(loaded.publisher.mcpEndpoint!);
   for (const [name, value] of Object.entries(credentials.query)) url.searchParams.set(name, value);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: credentials.headers }, fetch: guardedFetch(services) });
+  const { timeoutMs } = services.config.proxy;
+  const session = new AbortController();
+  const deadline = setTimeout(() => session.abort(new DOMException('The tool server did not answer in time', 'TimeoutError')), timeoutMs);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: credentials.headers }, fetch: guardedFetch(services, session) });
   const client = new Client(CLIENT_INFO);
+  const options = { signal: session.signal, timeout: timeoutMs };
   try {
-    await client.connect(transport);
-    return await work(client);
+    await client.connect(transport, options);
+    return await work(client, options);
   } catch (error) {
-    throw toolServerFailure(error, loaded.publisher.slug);
+    throw toolServerFailure(error, session.signal, loaded.publisher.slug);
   } finally {
+    clearTimeout(deadline);
     await client.close().catch(() => undefined);
   }
 }
