@@ -466,7 +466,13 @@ describe('token exchange', () => {
     expect(afterRotation).not.toBe(first);
     expect(JSON.parse(upstream.requests.filter((r) => r.path === '/oauth/token').at(-1)!.body).client_secret).toBe('rotated');
     expect((await t.api.get(`/publishers/${pub.slug}/unauthorized`, { token: agent.api_key })).status).toBe(401);
-    expect(await bearerSeen(pub.slug, agent.api_key)).not.toBe(afterRotation);
+    const afterRefusal = await bearerSeen(pub.slug, agent.api_key);
+    expect(afterRefusal).not.toBe(afterRotation);
+    // A caller provoking 401s on purpose cannot make the platform exchange again and again.
+    const exchanges = upstream.tokenExchanges;
+    for (let i = 0; i < 3; i++) await t.api.get(`/publishers/${pub.slug}/unauthorized`, { token: agent.api_key });
+    expect(await bearerSeen(pub.slug, agent.api_key)).toBe(afterRefusal);
+    expect(upstream.tokenExchanges).toBe(exchanges);
   });
 
   it('keeps a token no longer than its issuer says it lives (expires_in less a margin)', async () => {

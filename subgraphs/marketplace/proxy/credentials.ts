@@ -7,6 +7,8 @@ import type { PublisherForCall } from '../services/load-publisher-for-call.js';
 export interface UpstreamCredentials {
   headers: Record<string, string>;
   query: Record<string, string>;
+  /** The exchanged token sent, if the publisher uses token exchange. */
+  exchangedToken?: string;
 }
 
 const DEFAULT_TOKEN_TTL_SECONDS = 300;
@@ -82,10 +84,27 @@ function tokenLifetimeSeconds(configured: number, answer: unknown): number {
   return Math.floor(Math.min(configured, announced - EXPIRY_MARGIN_SECONDS));
 }
 
-/** The upstream refused the exchanged token (401): the next call exchanges a fresh one. */
-export async function forgetExchangedToken(services: PlatformServices, loaded: PublisherForCall): Promise<void> {
-  if (!loaded.publisher.tokenExchangeUrl) return;
-  await services.cache.delete(tokenCacheKey(loaded)).catch((error) => services.log.warn({ err: error }, 'token cache unavailable; token not forgotten'));
+/** When each cached token was last forgotten for a 401, per cache key. */
+const lastForgotten = new Map<string, number>();
+const FORGET_AT_MOST_EVERY_MS = 30_000;
+
+/**
+ * The upstream refused the exchanged token (401): the next call exchanges a fresh one. Only if the
+ * cache still holds the token that was refused (not a newer one), and at most every 30 s per
+ * publisher: any caller can provoke a free 401, and must not be able to make the platform hammer
+ * the publisher's token endpoint with it.
+ */
+export async function forgetExchangedToken(services: PlatformServices, loaded: PublisherForCall, refused: string): Promise<void> {
+  const cacheKey = tokenCacheKey(loaded);
+  const now = Date.now();
+  if (now - (lastForgotten.get(cacheKey) ?? 0) < FORGET_AT_MOST_EVERY_MS) return;
+  if (lastForgotten.size >= 10_000) lastForgotten.clear();
+  lastForgotten.set(cacheKey, now);
+  try {
+    if ((await services.cache.get(cacheKey)) === refused) await services.cache.delete(cacheKey);
+  } catch (error) {
+    services.log.warn({ err: error }, 'token cache unavailable; token not forgotten');
+  }
 }
 
 /**
@@ -98,6 +117,7 @@ export async function upstreamCredentials(services: PlatformServices, loaded: Pu
   const credentials: UpstreamCredentials = { headers: {}, query: {} };
   if (publisher.tokenExchangeUrl) {
     const token = await exchangedToken(services, loaded);
+    credentials.exchangedToken = token;
     if (publisher.tokenExchangeMode === 'query' && publisher.apiKeyQueryParam) credentials.query[publisher.apiKeyQueryParam] = token;
     else if (publisher.apiKeyHeader && publisher.apiKeyHeader.toLowerCase() !== 'authorization') credentials.headers[publisher.apiKeyHeader.toLowerCase()] = token;
     else credentials.headers.authorization = `Bearer ${token}`;

@@ -35,6 +35,8 @@ export interface StartedCall {
   hold: Hold | null;
   /** Paid per request on-chain (x402) instead of from the wallet. */
   onChain: OnChainPayment | null;
+  /** The exchanged token the upstream was given, if any (a 401 may mean it is no longer good). */
+  exchangedToken: string | null;
   response: Dispatcher.ResponseData;
   request: PaidCallRequest;
 }
@@ -83,7 +85,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
       body: request.body,
       signal: request.signal,
     });
-    return { callId, target, hold, onChain, response, request };
+    return { callId, target, hold, onChain, response, request, exchangedToken: credentials.exchangedToken ?? null };
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
     if (onChain) await dropCallPayment(context, onChain);
@@ -130,7 +132,7 @@ export async function finishPaidCall(
   const { target, hold, onChain, response, request } = started;
   const headers = callerResponseHeaders(response.headers);
   const success = isSuccess(response.statusCode);
-  if (response.statusCode === 401) await forgetExchangedToken(context.services, target.loaded);
+  if (response.statusCode === 401 && started.exchangedToken) await forgetExchangedToken(context.services, target.loaded, started.exchangedToken);
   let charge: Charge | null = null;
   if (onChain) {
     if (!success) {
