@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { closeRedis } from './redis.js';
+import { closeRedis, REDIS_CLIENT_OPTIONS } from './redis.js';
 
 /** A small TTL cache of strings: in memory for one process, Redis when REDIS_URL is set (shared by replicas). */
 export interface TtlCache {
@@ -35,7 +35,7 @@ export function createMemoryCache(maxEntries = 10_000): TtlCache {
 }
 
 export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  const redis = new Redis(url, REDIS_CLIENT_OPTIONS);
   // Connection errors surface on each command (callers treat a failing cache as a miss).
   redis.on('error', () => undefined);
   return {

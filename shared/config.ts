@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -19,18 +20,26 @@ const booleanFlag = (fallback: boolean) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
 
+const TRUSTED_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isTrustedProxyEntry = (entry: string) => TRUSTED_PROXY_NAMES.has(entry) || isIP(entry.split('/')[0]!) !== 0;
+
 /**
  * TRUST_PROXY: `true` means the one load balancer in front (1 hop), never "trust every
  * X-Forwarded-For entry" (a caller could then pick its own address and escape per-address limits);
- * a number is that many hops; anything else is a list of trusted addresses, subnets or Express's
- * names (`loopback`, `uniquelocal`).
+ * a number is that many hops; otherwise a list of trusted addresses, subnets or Express's names
+ * (`loopback`, `linklocal`, `uniquelocal`).
  */
 function trustedProxies(value: string | undefined): false | number | string[] {
   const text = value?.trim().toLowerCase() ?? '';
-  if (text === '' || text === 'false' || text === '0') return false;
-  if (text === 'true') return 1;
+  if (['', 'false', '0', 'no', 'off'].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return 1;
   if (/^\d+$/.test(text)) return Number(text);
-  return text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const unknown = entries.filter((entry) => !isTrustedProxyEntry(entry));
+  if (unknown.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${unknown.join(', ')} is not true/false, a hop count, an address, a subnet or loopback/linklocal/uniquelocal`);
+  }
+  return entries;
 }
 
 const envSchema = z.object({

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { closeRedis } from './redis.js';
+import { closeRedis, REDIS_CLIENT_OPTIONS } from './redis.js';
 import { AppError } from './errors.js';
 
 export interface RateLimitResult {
@@ -44,7 +44,7 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`;
 
 export function createRedisRateLimiter(url: string): RateLimiter {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  const redis = new Redis(url, REDIS_CLIENT_OPTIONS);
   // Connection errors surface on each command (a 503 below); the client's own event would only print them.
   redis.on('error', () => undefined);
   return {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
@@ -520,5 +521,13 @@ describe('publisher counters', () => {
     counters.record(pub.id, null, 3n);
     await counters.flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10 });
+  });
+
+  it('writes any number of new callers (more than one statement can bind)', async () => {
+    const pub = await publisher();
+    const counters = usageCountersOf(t.platform.services);
+    for (let i = 0; i < 40_000; i++) counters.record(pub.id, randomUUID(), 0n);
+    await counters.flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 40_000, unique_agents_served: 40_000 });
   });
 });

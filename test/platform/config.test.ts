@@ -36,6 +36,8 @@ describe('configuration', () => {
     expect(trust('true')).toBe(1);
     expect(trust('2')).toBe(2);
     expect(trust('loopback, 10.0.0.0/8')).toEqual(['loopback', '10.0.0.0/8']);
+    expect(trust('yes')).toBe(1);
+    expect(() => trust('sometimes')).toThrow(/TRUST_PROXY/);
   });
 
   it('never lets a paid call’s hold expire before the call can have ended: 16 proxy timeouts at least', () => {

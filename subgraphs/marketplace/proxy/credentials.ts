@@ -81,7 +81,9 @@ function tokenLifetimeSeconds(configured: number, answer: unknown): number {
   const expiresIn = (answer as { expires_in?: unknown } | null)?.expires_in;
   const announced = typeof expiresIn === 'number' ? expiresIn : typeof expiresIn === 'string' ? Number(expiresIn) : NaN;
   if (!Number.isFinite(announced) || announced <= 0) return configured;
-  return Math.floor(Math.min(configured, announced - EXPIRY_MARGIN_SECONDS));
+  // A token that lives less than twice the margin is kept for half its life (else: one exchange per call).
+  const usable = announced > 2 * EXPIRY_MARGIN_SECONDS ? announced - EXPIRY_MARGIN_SECONDS : announced / 2;
+  return Math.floor(Math.min(configured, usable));
 }
 
 /** When each cached token was last forgotten for a 401, per cache key. */

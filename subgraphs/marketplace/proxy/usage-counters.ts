@@ -9,6 +9,10 @@ interface PendingCounts {
 
 const FLUSH_EVERY_MS = 100;
 const RETRY_AFTER_MS = 1000;
+/** About a minute of retries (a database restart) before a batch is given up. */
+const MAX_FAILED_FLUSHES = 60;
+/** Rows per insert: far below PostgreSQL's 65,535 bind parameters, whatever a batch gathered. */
+const CALLERS_PER_INSERT = 5_000;
 
 /**
  * Publisher counters (total_queries, unique_agents_served, total_revenue_atomic) are bumped for
@@ -20,6 +24,7 @@ const RETRY_AFTER_MS = 1000;
 export class UsageCounters {
   private pending = new Map<string, PendingCounts>();
   private timer: NodeJS.Timeout | null = null;
+  private failedFlushes = 0;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -56,10 +61,22 @@ export class UsageCounters {
     this.timer = null;
     const batch = this.pending;
     this.pending = new Map();
-    this.flushing = this.flushing.then(() => this.write(batch)).catch((error) => {
-      this.log.warn({ err: error }, 'usage counters not written; kept for the next flush');
-      this.restore(batch);
-    });
+    this.flushing = this.flushing
+      .then(() => this.write(batch))
+      .then(
+        () => void (this.failedFlushes = 0),
+        (error) => {
+          this.failedFlushes += 1;
+          if (this.failedFlushes > MAX_FAILED_FLUSHES) {
+            // A batch that can never be written must not stop every publisher's counters for good.
+            this.log.error({ err: error, publishers: batch.size }, 'usage counters dropped after repeated failures');
+            this.failedFlushes = 0;
+            return;
+          }
+          this.log.warn({ err: error }, 'usage counters not written; kept for the next flush');
+          this.restore(batch);
+        },
+      );
     return this.flushing;
   }
 
@@ -86,14 +103,15 @@ export class UsageCounters {
     await this.em().transactional(async (em) => {
       for (const [publisherId, counts] of publishers) {
         let newCallers = 0;
-        if (counts.callers.size > 0) {
-          const userIds = [...counts.callers].sort();
+        const userIds = [...counts.callers].sort();
+        for (let start = 0; start < userIds.length; start += CALLERS_PER_INSERT) {
+          const chunk = userIds.slice(start, start + CALLERS_PER_INSERT);
           const inserted = await em.execute(
             `insert into market_publisher_agent (publisher_id, user_id, first_called_at)
-             values ${userIds.map(() => '(?, ?, now())').join(', ')} on conflict do nothing returning user_id`,
-            userIds.flatMap((userId) => [publisherId, userId]),
+             values ${chunk.map(() => '(?, ?, now())').join(', ')} on conflict do nothing returning user_id`,
+            chunk.flatMap((userId) => [publisherId, userId]),
           );
-          newCallers = inserted.length;
+          newCallers += inserted.length;
         }
         await em.execute(
           `update market_publisher set total_queries = total_queries + ?, unique_agents_served = unique_agents_served + ?,

@@ -9,6 +9,7 @@ import { formatMicros } from './decimal.js';
 import { findActivePublisher } from './find-publisher.js';
 import { matchEndpoint } from './match-endpoint.js';
 import { priceCall, type PricingTerms } from './pricing.js';
+import { isMarketplaceSubpath } from './reserved-paths.js';
 import { oneOf } from './validate.js';
 
 export interface Estimate {
@@ -26,7 +27,7 @@ const ESTIMABLE_METHODS = [...HTTP_METHODS, 'HEAD'] as const;
 
 /** As the data plane routes it: a POST of one segment to a tool-protocol publisher calls that tool (priced per execution). */
 const isToolCall = (publisher: Publisher, method: string, path: string | null | undefined) =>
-  Boolean(publisher.mcpEndpoint) && method === 'POST' && (path ?? '').split('/').filter(Boolean).length === 1;
+  Boolean(publisher.mcpEndpoint) && method === 'POST' && (path ?? '').split('/').filter(Boolean).length === 1 && !isMarketplaceSubpath(method, path!);
 
 /** POST /publishers/{slug}/estimate: what a call would cost, from the same function the proxy charges with. */
 export async function estimateCall(context: RequestContext, slug: string, input: EstimateInput): Promise<Estimate> {
