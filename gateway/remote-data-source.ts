@@ -13,7 +13,7 @@ export class RemoteSubgraph extends RemoteGraphQLDataSource<RequestContext> {
 
   override async willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<RequestContext>): Promise<void> {
     if (!context?.requestId) return;
-    const token = await signInternalIdentity(this.internalSecret, context.requestId, context.identity ?? null);
+    const token = await signInternalIdentity(this.internalSecret, context.requestId, context.identity ?? null, context.ip);
     request.http?.headers.set(INTERNAL_IDENTITY_HEADER, token);
     request.http?.headers.set('x-request-id', context.requestId);
   }

@@ -51,7 +51,8 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
         const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token).catch(() => {
           throw new GraphQLError('Invalid gateway token', { extensions: { code: 'invalid_gateway_token', status: 401, http: { status: 401 } } });
         });
-        return createRequestContext(services, verified.requestId, verified.identity, req.ip ?? 'unknown');
+        // Per-address limits must see the caller's address, which only the gateway knows.
+        return createRequestContext(services, verified.requestId, verified.identity, verified.ip ?? req.ip ?? 'unknown');
       },
     }),
   );

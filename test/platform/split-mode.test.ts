@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { signInternalIdentity } from '../../shared/auth/internal-token.js';
+import { signInternalIdentity, verifyInternalIdentity } from '../../shared/auth/internal-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 
@@ -70,5 +70,10 @@ describe('split mode', () => {
     expect((await ask({})).errors[0].extensions.code).toBe('gateway_token_required');
     const forged = await signInternalIdentity('another secret that is long enough to sign', 'r-1', null);
     expect((await ask({ 'x-internal-identity': forged })).errors[0].extensions.code).toBe('invalid_gateway_token');
+  });
+
+  it('the gateway’s token carries the caller’s address, for per-address limits behind it', async () => {
+    const token = await signInternalIdentity(secrets.INTERNAL_SECRET, 'r-2', null, '203.0.113.9');
+    expect(await verifyInternalIdentity(secrets.INTERNAL_SECRET, token)).toMatchObject({ requestId: 'r-2', ip: '203.0.113.9' });
   });
 });
