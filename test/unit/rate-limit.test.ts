@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../shared/rate-limit.js';
 
@@ -54,9 +55,13 @@ describe('rate limiters', () => {
   });
 
   it('with Redis gone: a clear 503 rate_limiter_unavailable, not an internal error', async () => {
-    const limiter = createRedisRateLimiter('redis://127.0.0.1:9');
+    // A port that hangs up on every connection, as a Redis going away does.
+    const gone = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const limiter = createRedisRateLimiter(`redis://127.0.0.1:${(gone.address() as AddressInfo).port}`);
     const refusal = await limiter.consume('test:gone', 1, 60).then(() => null, (error) => error);
     expect(refusal).toMatchObject({ status: 503, code: 'rate_limiter_unavailable' });
-    await limiter.close().catch(() => undefined);
+    await limiter.close();
+    await new Promise((resolve) => gone.close(resolve));
   });
 });
