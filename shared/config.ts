@@ -21,7 +21,13 @@ const booleanFlag = (fallback: boolean) =>
     .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
 
 const TRUSTED_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-const isTrustedProxyEntry = (entry: string) => TRUSTED_PROXY_NAMES.has(entry) || isIP(entry.split('/')[0]!) !== 0;
+function isTrustedProxyEntry(entry: string): boolean {
+  if (TRUSTED_PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address!);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
 
 /**
  * TRUST_PROXY: `true` means the one load balancer in front (1 hop), never "trust every

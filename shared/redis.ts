@@ -2,12 +2,16 @@ import type { Redis, RedisOptions } from 'ioredis';
 
 /**
  * Redis is an optimisation or a shared counter on the request path: when it does not answer, a
- * request learns so within about two seconds (one connect attempt of a second, one retry), not
- * after ioredis's default 10 s per attempt.
+ * request learns so within about two seconds (a connect attempt of a second, one retry, and a
+ * command that gets no reply within 1.5 s fails), not after ioredis's 10 s per attempt, or never.
  */
 export const REDIS_CLIENT_OPTIONS: RedisOptions = {
   connectTimeout: 1000,
+  commandTimeout: 1500,
   maxRetriesPerRequest: 1,
+  // No INFO round trip before the first command: against a Redis that never answers, that check is
+  // one more command waiting for its timeout after the client has closed.
+  enableReadyCheck: false,
   // How long a closing client waits for its socket to close; ioredis leaves this timer running even
   // when the socket is long gone, so a shorter wait lets a stopping process exit sooner.
   disconnectTimeout: 300,

@@ -512,15 +512,25 @@ describe('publisher counters', () => {
   it('keeps counts it could not write, and writes them with the next flush', async () => {
     const pub = await publisher();
     const { services } = t.platform;
-    let attempts = 0;
+    let databaseDown = true;
     const lostConnection = { transactional: () => Promise.reject(new Error('connection lost')) } as unknown as EntityManager;
-    const counters = new UsageCounters(() => (attempts++ === 0 ? lostConnection : (services.orm.em.fork() as EntityManager)), services.log);
+    const counters = new UsageCounters(() => (databaseDown ? lostConnection : (services.orm.em.fork() as EntityManager)), services.log);
     counters.record(pub.id, null, 7n);
     await counters.flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data.total_queries).toBe(0);
+    databaseDown = false;
     counters.record(pub.id, null, 3n);
     await counters.flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10 });
+  });
+
+  it('a publisher whose counts cannot be written does not hold back the others', async () => {
+    const pub = await publisher();
+    const counters = new UsageCounters(() => t.platform.services.orm.em.fork() as EntityManager, t.platform.services.log);
+    counters.record('not-a-publisher-id', null, 1n);
+    counters.record(pub.id, null, 5n);
+    await counters.flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 5 });
   });
 
   it('writes any number of new callers (more than one statement can bind)', async () => {

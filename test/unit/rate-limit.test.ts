@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from '../../shared/rate-limit.js';
 
@@ -54,14 +54,21 @@ describe('rate limiters', () => {
     expect((await second.consume(key, 1, 60)).allowed).toBe(false);
   });
 
-  it('with Redis gone: a clear 503 rate_limiter_unavailable, not an internal error', async () => {
-    // A port that hangs up on every connection, as a Redis going away does.
-    const gone = createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
-    const limiter = createRedisRateLimiter(`redis://127.0.0.1:${(gone.address() as AddressInfo).port}`);
+  it.each([
+    ['hangs up on every connection', (socket: Socket) => void socket.destroy()],
+    ['accepts connections and never answers', (socket: Socket) => void socket.on('data', () => undefined)],
+  ])('with a Redis that %s: a clear 503 rate_limiter_unavailable, not an internal error or a hung request', async (_label, behave) => {
+    const sockets = new Set<Socket>();
+    const broken = createServer((socket) => {
+      sockets.add(socket);
+      behave(socket);
+    });
+    await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+    const limiter = createRedisRateLimiter(`redis://127.0.0.1:${(broken.address() as AddressInfo).port}`);
     const refusal = await limiter.consume('test:gone', 1, 60).then(() => null, (error) => error);
     expect(refusal).toMatchObject({ status: 503, code: 'rate_limiter_unavailable' });
     await limiter.close();
-    await new Promise((resolve) => gone.close(resolve));
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => broken.close(resolve));
   });
 });

@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
 import { decodePathSegment } from '../services/path-segment.js';
+import { isMarketplaceSubpath } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
@@ -90,10 +91,10 @@ const chargeFields = (charge: Charge | null) => ({
   balanceRemaining: charge ? formatMicros(charge.balanceRemaining) : null,
 });
 
-/** As on the data plane: a POST of one segment to a tool-protocol publisher calls that tool. */
+/** As on the data plane: a POST of one segment to a tool-protocol publisher calls that tool (unless the marketplace answers that path). */
 async function toolNameOf(context: RequestContext, slug: string, path: string): Promise<string | null> {
   const segments = path.split('/').filter(Boolean);
-  if (segments.length !== 1 || !(await isToolPublisher(context, slug))) return null;
+  if (segments.length !== 1 || isMarketplaceSubpath('POST', path) || !(await isToolPublisher(context, slug))) return null;
   return decodePathSegment(segments[0]!);
 }
 
