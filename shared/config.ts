@@ -26,7 +26,8 @@ function isTrustedProxyEntry(entry: string): boolean {
   const [address, prefix, ...rest] = entry.split('/');
   const family = isIP(address!);
   if (family === 0 || rest.length > 0) return false;
-  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  // A CIDR prefix of at least 1: /0 would trust everyone (and Express refuses it).
+  return prefix === undefined || (/^[1-9]\d{0,2}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 /**
@@ -43,7 +44,9 @@ function trustedProxies(value: string | undefined): false | number | string[] {
   const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
   const unknown = entries.filter((entry) => !isTrustedProxyEntry(entry));
   if (unknown.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n  TRUST_PROXY: ${unknown.join(', ')} is not true/false, a hop count, an address, a subnet or loopback/linklocal/uniquelocal`);
+    throw new ConfigError(
+      `Invalid configuration:\n  TRUST_PROXY: ${unknown.join(', ')} is not true/false, a hop count, an address, a subnet with a CIDR prefix of 1 or more, or loopback/linklocal/uniquelocal`,
+    );
   }
   return entries;
 }

@@ -9,16 +9,17 @@ export const REDIS_CLIENT_OPTIONS: RedisOptions = {
   connectTimeout: 1000,
   commandTimeout: 1500,
   maxRetriesPerRequest: 1,
-  // No INFO round trip before the first command: against a Redis that never answers, that check is
-  // one more command waiting for its timeout after the client has closed.
+  // No INFO round trip before the first command (one command fewer to time out against a Redis that
+  // never answers; a Redis still loading answers LOADING, which callers treat like any failure).
   enableReadyCheck: false,
   // How long a closing client waits for its socket to close; ioredis leaves this timer running even
   // when the socket is long gone, so a shorter wait lets a stopping process exit sooner.
   disconnectTimeout: 300,
 };
 
-/** Ends a Redis client: politely when connected, at once when not (QUIT would wait for a reconnect that may never come). */
+/** Ends a Redis client: politely when connected, at once when not (QUIT would wait for a reconnect that may never come), never with an error. */
 export async function closeRedis(redis: Redis): Promise<void> {
-  if (redis.status === 'ready') await redis.quit();
-  else redis.disconnect();
+  if (redis.status !== 'ready') return void redis.disconnect();
+  // A Redis that stopped answering times QUIT out too: a stopping platform must still stop.
+  await redis.quit().catch(() => redis.disconnect());
 }

@@ -524,6 +524,17 @@ describe('publisher counters', () => {
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10 });
   });
 
+  it('at shutdown, flushes again what a failed write put back', async () => {
+    const pub = await publisher();
+    const { services } = t.platform;
+    let failures = 2;
+    const lostConnection = { transactional: () => Promise.reject(new Error('connection lost')) } as unknown as EntityManager;
+    const counters = new UsageCounters(() => (failures-- > 0 ? lostConnection : (services.orm.em.fork() as EntityManager)), services.log);
+    counters.record(pub.id, null, 4n);
+    await counters.drain();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 4 });
+  });
+
   it('a publisher whose counts cannot be written does not hold back the others', async () => {
     const pub = await publisher();
     const counters = new UsageCounters(() => t.platform.services.orm.em.fork() as EntityManager, t.platform.services.log);

@@ -39,7 +39,7 @@ describe('configuration', () => {
     expect(trust('yes')).toBe(1);
     expect(() => trust('sometimes')).toThrow(/TRUST_PROXY/);
     expect(trust('fd00::/8')).toEqual(['fd00::/8']);
-    for (const broken of ['10.0.0.0/99', '10.0.0.0/abc', '10.0.0.0/8/1']) expect(() => trust(broken)).toThrow(/TRUST_PROXY/);
+    for (const broken of ['10.0.0.0/99', '10.0.0.0/abc', '10.0.0.0/8/1', '0.0.0.0/0', '::/0', '1.2.3.4/00']) expect(() => trust(broken)).toThrow(/TRUST_PROXY/);
   });
 
   it('never lets a paid call’s hold expire before the call can have ended: 16 proxy timeouts at least', () => {

@@ -9,7 +9,7 @@ export function usageCountersOf(services: PlatformServices): UsageCounters {
   let counters = countersByServices.get(services);
   if (!counters) {
     const created = new UsageCounters(() => services.orm.em.fork() as EntityManager, services.log);
-    services.onShutdown(() => created.flush());
+    services.onShutdown(() => created.drain());
     countersByServices.set(services, (counters = created));
   }
   return counters;

@@ -77,6 +77,24 @@ export class UsageCounters {
     return this.flushing;
   }
 
+  /**
+   * At shutdown: flushes until nothing is pending (a write in flight may fail and put counts back),
+   * a few rounds at most; whatever is still unwritten then is logged as dropped.
+   */
+  async drain(): Promise<void> {
+    for (let round = 0; round < 3; round++) {
+      await this.flush();
+      if (this.pending.size === 0) break;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pending.size > 0) {
+      const queries = [...this.pending.values()].reduce((sum, counts) => sum + counts.queries, 0);
+      this.log.error({ publishers: this.pending.size, queries }, 'usage counters dropped at shutdown: they could not be written');
+      this.pending = new Map();
+    }
+  }
+
   private async write(batch: Batch): Promise<void> {
     if (batch.size === 0) return;
     const publishers = [...batch.entries()].sort(byId);
