@@ -214,7 +214,7 @@ export async function transferAll(em: EntityManager, inputs: TransferInput[]): P
   const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
   const attempt = () =>
     em.transactional(async (tx) => {
-      await tx.execute(`select id from ledger_account where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`, accountIds);
+      await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
       const done: LedgerTransfer[] = [];
       for (const input of inputs) done.push(await transfer(tx, input));
       return done;

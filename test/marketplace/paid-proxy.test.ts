@@ -150,6 +150,8 @@ describe('forwarding', () => {
       metadata: { reason: 'upstream_broke_off', charge_id: response.headers.get('x-charge-id') },
     });
     expect(await publisherEarnings(pub.id)).toBe('0');
+    await usageCountersOf(t.platform.services).flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 0 });
     const chunked = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/truncated?chunked=1`, { headers: { authorization: `Bearer ${agent.api_key}` } });
     expect(chunked.headers.get('content-length')).toBeNull();
     await expect(chunked.text()).rejects.toThrow();

@@ -1,8 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
-import { decodePathSegment } from '../services/path-segment.js';
-import { isMarketplaceSubpath } from '../services/reserved-paths.js';
+import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
@@ -48,7 +47,7 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = checkedCallPath(input.path ?? '/');
-  const toolName = method === 'POST' ? await toolNameOf(context, input.slug, path) : null;
+  const toolName = await toolNameOf(context, input.slug, method, path);
   if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
@@ -91,11 +90,10 @@ const chargeFields = (charge: Charge | null) => ({
   balanceRemaining: charge ? formatMicros(charge.balanceRemaining) : null,
 });
 
-/** As on the data plane: a POST of one segment to a tool-protocol publisher calls that tool (unless the marketplace answers that path). */
-async function toolNameOf(context: RequestContext, slug: string, path: string): Promise<string | null> {
-  const segments = path.split('/').filter(Boolean);
-  if (segments.length !== 1 || isMarketplaceSubpath('POST', path) || !(await isToolPublisher(context, slug))) return null;
-  return decodePathSegment(segments[0]!);
+/** As on the data plane: the tool a call names, on a tool-protocol publisher. */
+async function toolNameOf(context: RequestContext, slug: string, method: string, path: string): Promise<string | null> {
+  const name = toolCallName(method, path);
+  return name !== null && (await isToolPublisher(context, slug)) ? name : null;
 }
 
 async function toolCallAnswer(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<BufferedCallResult> {

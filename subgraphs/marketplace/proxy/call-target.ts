@@ -1,15 +1,13 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../../../shared/errors.js';
-import { USD_ASSET_ID } from '../entities/constants.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
-import { PublisherPricing } from '../entities/pricing.js';
+import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
 import { matchEndpoint, protectedEndpointIgnoringCase } from '../services/match-endpoint.js';
 import { priceCall, reserveFor, type CallPrice } from '../services/pricing.js';
+import { pricingOf } from '../services/pricing-of.js';
 
-/** A publisher without a pricing record charges nothing. */
-const FREE_PRICING: PublisherPricing = Object.assign(new PublisherPricing(), { assetId: USD_ASSET_ID });
 
 export interface CallTarget {
   loaded: PublisherForCall;
@@ -26,10 +24,6 @@ export interface CallTarget {
   anonymousAllowed: boolean;
   /** x402_per_request: the call may be paid on-chain, per request. */
   payableOnChain: boolean;
-}
-
-export function pricingOf(rows: PublisherPricing[]): PublisherPricing {
-  return rows.find((row) => row.assetId === USD_ASSET_ID) ?? rows[0] ?? FREE_PRICING;
 }
 
 /** The upstream cannot be called for lack of settings the publisher must provide. */

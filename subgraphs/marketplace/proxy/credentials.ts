@@ -21,10 +21,18 @@ const EXPIRY_MARGIN_SECONDS = 30;
  * token back. The secrets enter only as a digest.
  */
 function tokenCacheKey(loaded: PublisherForCall): string {
-  const { publisher, secrets } = loaded;
-  const settings = [publisher.tokenExchangeUrl, publisher.tokenExchangeMethod, publisher.tokenResponseField, publisher.apiKeyHeader, secrets.tokenExchangeCredentials, secrets.upstreamApiKey];
-  return `upstream-token:${publisher.id}:${sha256Hex(JSON.stringify(settings)).slice(0, 32)}`;
+  let key = tokenCacheKeys.get(loaded);
+  if (key === undefined) {
+    const { publisher, secrets } = loaded;
+    const settings = [publisher.tokenExchangeUrl, publisher.tokenExchangeMethod, publisher.tokenResponseField, publisher.apiKeyHeader, secrets.tokenExchangeCredentials, secrets.upstreamApiKey];
+    key = `upstream-token:${publisher.id}:${sha256Hex(JSON.stringify(settings)).slice(0, 32)}`;
+    tokenCacheKeys.set(loaded, key);
+  }
+  return key;
 }
+
+/** Worked out once per call view of a publisher (which is cached), not on every call. */
+const tokenCacheKeys = new WeakMap<PublisherForCall, string>();
 
 /** Exchanges in flight, per cache key: concurrent calls on a cold cache share one exchange. */
 const exchanges = new Map<string, Promise<string>>();

@@ -9,8 +9,7 @@ import { chargeHeaders } from './charging.js';
 import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
-import { decodePathSegment } from '../services/path-segment.js';
-import { isMarketplaceSubpath } from '../services/reserved-paths.js';
+import { isMarketplaceSubpath, toolCallName } from '../services/reserved-paths.js';
 import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
 
 /** Errors of the data plane; an x402 payment requirement is answered in the protocol's own shape. */
@@ -112,11 +111,11 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
 
   const handle = async (req: Request, res: Response, next: () => void) => {
     const { path, query } = upstreamPathOf(req);
-    const segments = path.split('/').filter(Boolean);
     if (isMarketplaceSubpath(req.method, path)) return next();
     const context = res.locals.context as RequestContext;
-    if (req.method === 'POST' && segments.length === 1 && (await isToolPublisher(context, String(req.params.slug)))) {
-      req.params.tool = decodePathSegment(segments[0]!);
+    const toolName = toolCallName(req.method, path);
+    if (toolName !== null && (await isToolPublisher(context, String(req.params.slug)))) {
+      req.params.tool = toolName;
       return callTool(req, res);
     }
     const abort = new AbortController();

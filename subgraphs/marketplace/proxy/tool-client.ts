@@ -44,21 +44,19 @@ function guardedFetch(services: PlatformServices, session: AbortController) {
   };
 }
 
-/** The first of our own errors in a chain of causes (the SDK wraps what the transport throws). */
-function appErrorIn(error: unknown): AppError | null {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    if (current instanceof AppError) return current;
-  }
-  return null;
+/** An error and the causes it wraps (the SDK wraps what the transport throws), a few levels deep. */
+function causesOf(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let current = error; current && chain.length < 5; current = (current as { cause?: unknown }).cause) chain.push(current);
+  return chain;
 }
 
+/** The first of our own errors in the chain. */
+const appErrorIn = (error: unknown): AppError | null => (causesOf(error).find((cause) => cause instanceof AppError) as AppError | undefined) ?? null;
+
 /** The session's deadline fired (a TimeoutError somewhere in the chain), or the SDK's own request timeout (-32001). */
-function isTimeout(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
-    if ((current as { name?: string }).name === 'TimeoutError' || (current as { code?: number }).code === -32001) return true;
-  }
-  return false;
-}
+const isTimeout = (error: unknown): boolean =>
+  causesOf(error).some((cause) => (cause as { name?: string }).name === 'TimeoutError' || (cause as { code?: number }).code === -32001);
 
 function toolServerFailure(error: unknown, session: AbortSignal, slug: string): AppError {
   // Why the session ended comes first: the SDK reports an aborted request as its own timeout.

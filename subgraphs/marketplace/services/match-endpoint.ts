@@ -96,11 +96,24 @@ export function protectedEndpointIgnoringCase<E extends { method: string; path: 
   method: string,
   path: string,
 ): E | null {
-  const guarded = (endpoints ?? []).filter((endpoint) => endpoint.isProtected);
+  const guarded = guardedOf(endpoints ?? []);
   if (guarded.length === 0) return null;
-  const lowered = guarded.map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase() }));
-  const hit = matchEndpoint(lowered, method, path.toLowerCase());
-  return hit ? guarded[lowered.indexOf(hit.endpoint)]! : null;
+  const hit = matchEndpoint(guarded, method, path.toLowerCase());
+  return hit ? (hit.endpoint.original as E) : null;
+}
+
+type LoweredEndpoint = { method: string; path: string; original: unknown };
+
+/** An endpoint list's protected endpoints with lower-cased paths, worked out once per list (the paid path asks on every call). */
+const guardedByList = new WeakMap<readonly object[], LoweredEndpoint[]>();
+
+function guardedOf(endpoints: readonly { method: string; path: string; isProtected: boolean }[]): LoweredEndpoint[] {
+  let guarded = guardedByList.get(endpoints);
+  if (!guarded) {
+    guarded = endpoints.filter((endpoint) => endpoint.isProtected).map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase(), original: endpoint }));
+    guardedByList.set(endpoints, guarded);
+  }
+  return guarded;
 }
 
 /** A template is well-formed when it starts with "/" and every brace belongs to a `{name}` placeholder. */
