@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import { createOrm } from './db/orm.js';
 import { migrateWithLock } from './db/migrate-locked.js';
+import { ChangeNotices } from './db/change-notices.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { createCache } from './cache.js';
 import { EventBus } from './events.js';
@@ -38,6 +39,8 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
       ? log.info({ statement, items }, 'ledger batch met a racing replay; its items ran one by one')
       : log.warn({ err: error, statement, items }, 'ledger batch statement failed; its items ran one by one'),
   );
+  const changes = new ChangeNotices(url, log);
+  await changes.start();
   const shutdownHooks: (() => Promise<void>)[] = [];
   const services: PlatformServices = {
     config,
@@ -53,6 +56,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
       destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
     }),
     cache: createCache(config.redisUrl),
+    changes,
     onShutdown: (hook) => void shutdownHooks.push(hook),
   };
   for (const module of modules) await module.connect?.(services);
@@ -60,6 +64,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     services,
     async close() {
       for (const hook of shutdownHooks.reverse()) await hook().catch((error) => log.error({ err: error }, 'shutdown hook failed'));
+      await changes.close();
       await services.upstream.close();
       await services.cache.close();
       services.mailer.close();

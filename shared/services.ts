@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
+import type { ChangeNotices } from './db/change-notices.js';
 import type { TtlCache } from './cache.js';
 import type { EventBus } from './events.js';
 import type { UpstreamClient } from './http/upstream-client.js';
@@ -19,6 +20,8 @@ export interface PlatformServices {
   ports: PlatformPorts;
   /** The one client for publisher-chosen URLs (SSRF-guarded, pooled per origin). */
   upstream: UpstreamClient;
+  /** Changes other processes announced, for the caches this process keeps (see announceChange). */
+  changes: ChangeNotices;
   /** Short-lived shared values (exchanged upstream tokens): memory, or Redis when configured. */
   cache: TtlCache;
   /** Work to finish before the process stops (flushing buffered counters, closing pools). */

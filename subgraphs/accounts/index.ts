@@ -10,6 +10,7 @@ import { AuthResolver } from './resolvers/auth.resolver.js';
 import { NotificationResolver } from './resolvers/notification.resolver.js';
 import { OrganizationResolver } from './resolvers/organization.resolver.js';
 import { UserResolver } from './resolvers/user.resolver.js';
+import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
 
 export const accountsSubgraph: SubgraphModule = {
@@ -28,5 +29,6 @@ export const accountsSubgraph: SubgraphModule = {
   ),
   connect(services) {
     services.ports.rotateApiKey = rotateApiKey;
+    followApiKeyChanges(services);
   },
 };

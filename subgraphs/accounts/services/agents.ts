@@ -71,7 +71,7 @@ export async function updateAgent(context: RequestContext, input: { email: strin
       return token;
     }),
   );
-  forgetApiKeyIdentities(context.em, user.id);
+  await forgetApiKeyIdentities(context.em, user.id, context.services.log);
   await mailVerificationLink(context.services, email, token);
   await context.em.refresh(user);
   return agentRecord(user);

@@ -1,4 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Identity } from '../../../shared/context.js';
+import { announceChange } from '../../../shared/db/change-notices.js';
+import type { Logger } from '../../../shared/logger.js';
+import type { PlatformServices } from '../../../shared/services.js';
 
 interface Remembered {
   identity: Identity;
@@ -16,7 +20,8 @@ const UNSETTLED_MS = 10_000;
 /**
  * API keys this process resolved recently, by key hash: the paid path then authenticates an agent
  * without a query. Anything that changes what a key stands for (revocation, rotation, the owner's
- * e-mail verification) forgets the owner's keys here at once; other processes notice within the TTL.
+ * e-mail verification) forgets the owner's keys here at once, and in other processes when the
+ * announced change reaches them (within the TTL at worst).
  */
 export class ApiKeyIdentities {
   private readonly byHash = new Map<string, Remembered>();
@@ -42,6 +47,10 @@ export class ApiKeyIdentities {
     this.unsettledUntil.set(userId, Date.now() + UNSETTLED_MS);
   }
 
+  forgetAll(): void {
+    this.byHash.clear();
+  }
+
   private isUnsettled(userId: string): boolean {
     const until = this.unsettledUntil.get(userId);
     if (until === undefined) return false;
@@ -65,7 +74,18 @@ export function apiKeyIdentitiesOf(em: { config: object }): ApiKeyIdentities {
   return identities;
 }
 
-/** Call after changing a user's keys or e-mail verification. */
-export function forgetApiKeyIdentities(em: { config: object }, userId: string): void {
+/**
+ * Call after changing a user's keys or e-mail verification. Inside the transaction that makes the
+ * change, other processes hear of it when it commits; after it, at once.
+ */
+export async function forgetApiKeyIdentities(em: EntityManager, userId: string, log?: Logger): Promise<void> {
   apiKeyIdentitiesOf(em).forgetUser(userId);
+  await announceChange(em, 'api_key_owner', [userId], log);
+}
+
+/** Keeps this process's remembered keys in step with changes other processes announce. */
+export function followApiKeyChanges(services: PlatformServices): void {
+  const identities = apiKeyIdentitiesOf(services.orm.em);
+  services.changes.on('api_key_owner', (userId) => identities.forgetUser(userId));
+  services.changes.onResync(() => identities.forgetAll());
 }

@@ -11,6 +11,6 @@ export async function rotateApiKey(em: EntityManager, userId: string): Promise<{
   await em.nativeUpdate(ApiKey, { userId, revokedAt: null }, { revokedAt: new Date() });
   const { secret } = issueApiKey(em, userId, user.defaultOrganizationId, 'agent');
   await em.flush();
-  forgetApiKeyIdentities(em, userId);
+  await forgetApiKeyIdentities(em, userId);
   return { apiKey: secret };
 }

@@ -63,7 +63,7 @@ export async function revokeApiKey(context: RequestContext, keyId: string) {
   if (!apiKey.revokedAt) {
     apiKey.revokedAt = new Date();
     await context.em.flush();
-    forgetApiKeyIdentities(context.em, apiKey.userId);
+    await forgetApiKeyIdentities(context.em, apiKey.userId, context.services.log);
   }
   return apiKey;
 }

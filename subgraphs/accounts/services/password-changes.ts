@@ -38,7 +38,7 @@ export async function resetPassword(context: RequestContext, input: { token: str
     await revokeSessions(em, user.id, 'password_reset');
     return user.id;
   });
-  forgetApiKeyIdentities(context.em, userId);
+  await forgetApiKeyIdentities(context.em, userId, context.services.log);
   return { passwordReset: true };
 }
 

@@ -48,7 +48,7 @@ export async function verifyEmail(context: RequestContext, token: string): Promi
     }
     return startSession(em, context.services.config.secrets.JWT_SECRET, user);
   });
-  forgetApiKeyIdentities(context.em, tokens.user.id);
+  await forgetApiKeyIdentities(context.em, tokens.user.id, context.services.log);
   return tokens;
 }
 

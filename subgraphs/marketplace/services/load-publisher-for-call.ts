@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { announceChange } from '../../../shared/db/change-notices.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
@@ -61,8 +62,9 @@ function cacheOf(services: PlatformServices): PublisherCache {
 /**
  * The paid path's view of a publisher, kept for PROXY_PUBLISHER_CACHE_SECONDS (reading and
  * decrypting it costs more than the rest of a call). A change made through this process is seen
- * at once; one made by another process (a replica, or the marketplace subgraph in split mode)
- * within that many seconds; 0 turns the cache off.
+ * at once; one made by another process (a replica, or the marketplace subgraph in split mode) as
+ * soon as its notice arrives, and within that many seconds at worst (a lost notice); 0 turns the
+ * cache off.
  */
 export async function publisherForCall(services: PlatformServices, em: EntityManager, slug: string): Promise<PublisherForCall> {
   const ttlMs = services.config.proxy.publisherCacheSeconds * 1000;
@@ -83,4 +85,22 @@ export function forgetPublisherForCall(services: PlatformServices, ...slugs: str
   const cache = cacheOf(services);
   cache.generation += 1;
   for (const slug of slugs) cache.entries.delete(slug);
+}
+
+export function forgetEveryPublisherForCall(services: PlatformServices): void {
+  const cache = cacheOf(services);
+  cache.generation += 1;
+  cache.entries.clear();
+}
+
+/** After a publisher changed (and its transaction committed): this process forgets it at once, the others when the notice arrives. */
+export async function announcePublisherChange(services: PlatformServices, em: EntityManager, ...slugs: string[]): Promise<void> {
+  forgetPublisherForCall(services, ...slugs);
+  await announceChange(em, 'publisher', slugs, services.log);
+}
+
+/** Keeps this process's publisher views in step with changes other processes announce. */
+export function followPublisherChanges(services: PlatformServices): void {
+  services.changes.on('publisher', (slug) => forgetPublisherForCall(services, slug));
+  services.changes.onResync(() => forgetEveryPublisherForCall(services));
 }

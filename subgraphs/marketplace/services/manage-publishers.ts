@@ -8,7 +8,7 @@ import { PublisherPricing } from '../entities/pricing.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherInput } from '../types/inputs.js';
 import { buildEndpoints } from './endpoint-fields.js';
-import { forgetPublisherForCall } from './load-publisher-for-call.js';
+import { announcePublisherChange } from './load-publisher-for-call.js';
 import { findOwnedPublisher } from './find-publisher.js';
 import { buildPricing } from './pricing-fields.js';
 import { applyPublisherFields } from './publisher-fields.js';
@@ -86,7 +86,7 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
     await em.flush();
     return publisher;
   });
-  forgetPublisherForCall(context.services, slug, updated.slug);
+  await announcePublisherChange(context.services, context.em, slug, updated.slug);
   return updated;
 }
 
@@ -99,6 +99,6 @@ export async function deactivatePublisher(context: RequestContext, slug: string)
     await em.flush();
     return publisher;
   });
-  forgetPublisherForCall(context.services, slug);
+  await announcePublisherChange(context.services, context.em, slug);
   return deactivated;
 }

@@ -1,0 +1,133 @@
+import pg from 'pg';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+
+const CHANNEL = 'platform_changes';
+/** Shown in pg_stat_activity, so the listening session can be told apart from the pool's. */
+export const CHANGE_LISTENER_APPLICATION = 'acp-change-listener';
+const MAX_RETRY_DELAY_MS = 10_000;
+
+/** What a process may hold a copy of: a publisher's call view (by slug), an API key owner's identities (by user id). */
+export type ChangeTopic = 'publisher' | 'api_key_owner';
+type ChangeHandler = (key: string) => void;
+
+interface ChangeNotice {
+  topic: ChangeTopic;
+  keys: string[];
+}
+
+/**
+ * Tells every process on the same database that something it may have cached has changed. The
+ * notice goes through PostgreSQL NOTIFY on the EntityManager's own connection: inside a
+ * transaction it is delivered when (and only if) that transaction commits. A failure to announce
+ * is logged, not thrown: the change itself stands, and other processes' caches expire on their own.
+ */
+export async function announceChange(em: EntityManager, topic: ChangeTopic, keys: string[], log?: Logger): Promise<void> {
+  if (keys.length === 0) return;
+  const notice: ChangeNotice = { topic, keys: [...new Set(keys)] };
+  try {
+    await em.execute('select pg_notify(?, ?)', [CHANNEL, JSON.stringify(notice)]);
+  } catch (error) {
+    log?.warn({ err: error, topic }, 'could not announce a change to other processes; their caches expire on their own');
+  }
+}
+
+/**
+ * One listening connection per process: hands each announced change to the caches that hold a
+ * copy. While the connection is lost, notices are missed, so on every reconnection each cache is
+ * told to forget everything (`onResync`).
+ */
+export class ChangeNotices {
+  private readonly handlers = new Map<ChangeTopic, ChangeHandler[]>();
+  private readonly resyncHandlers: (() => void)[] = [];
+  private client: pg.Client | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private retryDelayMs = 250;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {}
+
+  on(topic: ChangeTopic, handler: ChangeHandler): void {
+    this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
+  }
+
+  onResync(handler: () => void): void {
+    this.resyncHandlers.push(handler);
+  }
+
+  /** Listens before the process serves anything; a database that cannot be reached fails the start. */
+  async start(): Promise<void> {
+    await this.listen();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, application_name: CHANGE_LISTENER_APPLICATION, keepAlive: true });
+    client.on('notification', (message) => this.deliver(message.payload));
+    client.on('error', (error) => this.log.warn({ err: error }, 'change listener connection failed'));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.client = client;
+  }
+
+  private deliver(payload: string | undefined): void {
+    let notice: ChangeNotice;
+    try {
+      notice = JSON.parse(payload ?? '');
+    } catch {
+      return this.log.warn({ payload }, 'ignored an unreadable change notice');
+    }
+    try {
+      for (const handler of this.handlers.get(notice.topic) ?? []) {
+        for (const key of notice.keys ?? []) handler(key);
+      }
+    } catch (error) {
+      this.log.error({ err: error, topic: notice.topic }, 'a change handler failed');
+    }
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.closed || this.client !== client) return;
+    this.client = null;
+    this.log.warn('change listener disconnected; reconnecting');
+    this.retryLater();
+  }
+
+  private retryLater(): void {
+    this.retryTimer = setTimeout(() => void this.reconnect(), this.retryDelayMs);
+    this.retryTimer.unref();
+  }
+
+  private async reconnect(): Promise<void> {
+    this.retryTimer = null;
+    if (this.closed) return;
+    try {
+      await this.listen();
+    } catch (error) {
+      this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_DELAY_MS);
+      this.log.warn({ err: error, retryInMs: this.retryDelayMs }, 'change listener could not reconnect');
+      return this.retryLater();
+    }
+    if (this.closed) return void this.close();
+    this.retryDelayMs = 250;
+    this.log.info('change listener reconnected; caches start afresh');
+    for (const handler of this.resyncHandlers) handler();
+  }
+}
