@@ -362,6 +362,23 @@ describe('access policy', () => {
     expect(priced.headers.get('x-charge-amount')).toBe('0.055');
   });
 
+  it('another letter case never makes a call cheaper nor anonymous, and does not pass default_deny', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent('1.00');
+    // An upstream that ignores case would serve the 0.05 endpoint here: it is charged as that endpoint.
+    const priced = await t.api.get(`/publishers/${pub.slug}/ECHO/Priced/x`, { token: agent.api_key });
+    expect([priced.status, priced.headers.get('x-charge-amount')]).toEqual([200, '0.055']);
+    const estimate = await t.api.post(`/publishers/${pub.slug}/estimate`, { publisher_id: pub.id, query: 'x', method: 'GET', path: '/ECHO/Priced/x' });
+    expect(estimate.body.data.estimated_cost).toBe('0.055');
+    // Only the exact spelling is the public endpoint; another one may be another resource.
+    const anonymous = await t.api.get(`/publishers/${pub.slug}/ECHO/PUBLIC`);
+    expect([anonymous.status, anonymous.body.error.code]).toEqual([401, 'unauthorized']);
+    const denying = await publisher({ undocumented_endpoint_policy: 'default_deny' });
+    const denied = await t.api.get(`/publishers/${denying.slug}/ECHO/Priced/x`, { token: agent.api_key });
+    expect([denied.status, denied.body.error.code]).toEqual([403, 'endpoint_not_allowed']);
+    expect(await balanceOf(agent.api_key)).toBe('0.945');
+  });
+
   it('HEAD is the GET of a documented path: allowed under default_deny and priced like it', async () => {
     const pub = await publisher({ undocumented_endpoint_policy: 'default_deny' });
     const agent = await fundedAgent('1.00');

@@ -5,7 +5,8 @@ import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
 import { matchEndpoint, protectedEndpointIgnoringCase } from '../services/match-endpoint.js';
-import { priceCall, reserveFor, type CallPrice } from '../services/pricing.js';
+import { priceAtPath } from '../services/price-at-path.js';
+import { reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
 
 
@@ -57,10 +58,11 @@ export async function resolveCallTarget(
     throw forbidden(shielded.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }
   const pricing = pricingOf(loaded.pricing);
-  const price = priceCall(
+  const price = priceAtPath(
     pricing,
+    call.viaTools ? null : loaded.endpoints,
     endpoint,
-    { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
+    { method: call.method, path: call.path, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );
   const anonymousAllowed = endpoint?.access === 'public_anonymous';

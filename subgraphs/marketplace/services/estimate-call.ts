@@ -7,7 +7,7 @@ import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { findActivePublisher } from './find-publisher.js';
 import { matchEndpoint } from './match-endpoint.js';
-import { priceCall } from './pricing.js';
+import { priceAtPath } from './price-at-path.js';
 import { pricingOf } from './pricing-of.js';
 import { toolCallName } from './reserved-paths.js';
 import { oneOf } from './validate.js';
@@ -33,10 +33,11 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
   const endpoints = input.path && !toolCall ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }, { orderBy: { position: 'asc' } }) : [];
   const endpoint = input.path && !toolCall ? (matchEndpoint(endpoints, method, input.path)?.endpoint ?? null) : null;
-  const price = priceCall(
+  const price = priceAtPath(
     pricing,
+    endpoints,
     endpoint,
-    { method, rows: input.rows ?? 0, execution: toolCall || publisher.publisherCategory === 'compute' },
+    { method, path: input.path ?? '', rows: input.rows ?? 0, execution: toolCall || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );
   return {

@@ -96,24 +96,40 @@ export function protectedEndpointIgnoringCase<E extends { method: string; path: 
   method: string,
   path: string,
 ): E | null {
-  const guarded = guardedOf(endpoints ?? []);
-  if (guarded.length === 0) return null;
-  const hit = matchEndpoint(guarded, method, path.toLowerCase());
-  return hit ? (hit.endpoint.original as E) : null;
+  return matchLowered(loweredOf(endpoints ?? []).guarded, method, path) as E | null;
+}
+
+/** The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for `/premium/{id}`). */
+export function endpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
+  endpoints: readonly E[] | null,
+  method: string,
+  path: string,
+): E | null {
+  return matchLowered(loweredOf(endpoints ?? []).all, method, path) as E | null;
 }
 
 type LoweredEndpoint = { method: string; path: string; original: unknown };
+interface LoweredList {
+  all: LoweredEndpoint[];
+  guarded: LoweredEndpoint[];
+}
 
-/** An endpoint list's protected endpoints with lower-cased paths, worked out once per list (the paid path asks on every call). */
-const guardedByList = new WeakMap<readonly object[], LoweredEndpoint[]>();
+function matchLowered(lowered: LoweredEndpoint[], method: string, path: string): unknown {
+  if (lowered.length === 0) return null;
+  return matchEndpoint(lowered, method, path.toLowerCase())?.endpoint.original ?? null;
+}
 
-function guardedOf(endpoints: readonly { method: string; path: string; isProtected: boolean }[]): LoweredEndpoint[] {
-  let guarded = guardedByList.get(endpoints);
-  if (!guarded) {
-    guarded = endpoints.filter((endpoint) => endpoint.isProtected).map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase(), original: endpoint }));
-    guardedByList.set(endpoints, guarded);
+/** An endpoint list with lower-cased paths, worked out once per list (the paid path asks on every call). */
+const loweredByList = new WeakMap<readonly object[], LoweredList>();
+
+function loweredOf(endpoints: readonly { method: string; path: string; isProtected: boolean }[]): LoweredList {
+  let lowered = loweredByList.get(endpoints);
+  if (!lowered) {
+    const all = endpoints.map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase(), original: endpoint }));
+    lowered = { all, guarded: all.filter((_, index) => endpoints[index]!.isProtected) };
+    loweredByList.set(endpoints, lowered);
   }
-  return guarded;
+  return lowered;
 }
 
 /** A template is well-formed when it starts with "/" and every brace belongs to a `{name}` placeholder. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { divideUp, formatMicros, parseMicros } from './decimal.js';
 import { matchEndpoint, isWellFormedPathTemplate, protectedEndpointIgnoringCase } from './match-endpoint.js';
+import type { PublisherEndpoint } from '../entities/endpoint.js';
+import { priceAtPath } from './price-at-path.js';
 import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
 
 const usd = (text: string) => parseMicros(text, 'test');
@@ -194,6 +196,17 @@ describe('matchEndpoint', () => {
     expect(protectedEndpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7')).toBe(guarded[0]);
     expect(protectedEndpointIgnoringCase(guarded, 'GET', '/ADMIN/7')).toBeNull();
     expect(protectedEndpointIgnoringCase(guarded, 'GET', '/PUBLIC')).toBeNull();
+  });
+
+  it('prices a path that matches an endpoint only in another letter case at the higher of the two prices', () => {
+    const listed = [
+      { method: 'GET', path: '/premium/{id}', isProtected: false, price: usd('0.05') },
+      { method: 'GET', path: '/cheap', isProtected: false, price: usd('0.001') },
+    ] as PublisherEndpoint[];
+    const pricing = terms({ pricePerCall: usd('0.01') });
+    const totalAt = (path: string) => priceAtPath(pricing, listed, matchEndpoint(listed, 'GET', path)?.endpoint ?? null, { method: 'GET', path }, 0n).total;
+    expect([totalAt('/premium/1'), totalAt('/Premium/1'), totalAt('/PREMIUM/1')]).toEqual([usd('0.05'), usd('0.05'), usd('0.05')]);
+    expect([totalAt('/cheap'), totalAt('/CHEAP'), totalAt('/elsewhere')]).toEqual([usd('0.001'), usd('0.01'), usd('0.01')]);
   });
 
   it('matches HEAD as the GET of the same path unless HEAD is documented', () => {
