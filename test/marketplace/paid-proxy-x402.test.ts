@@ -140,4 +140,42 @@ describe('x402 per request', () => {
     );
     expect(payable.balance).toBe('10000');
   });
+
+  it.each([
+    ['once', 1, '10000'],
+    ['every time', 1000, '0'],
+  ])('a payment settled on-chain whose booking fails %s still answers the caller and stays settled', async (_label, failures, booked) => {
+    const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await refuseX402Bookings(em, failures);
+    try {
+      const response = await t.api.get(`/publishers/${pub.slug}/echo/unbooked`, { headers: { 'X-PAYMENT': header } });
+      expect([response.status, response.body.path]).toEqual([200, '/echo/unbooked']);
+      expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    } finally {
+      await em.execute('drop trigger refuse_x402_bookings on ledger_transfer; drop function refuse_x402_bookings(); drop sequence x402_booking_refusals');
+    }
+    const [payment] = await em.execute(`select status, transaction from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unbooked`]);
+    expect(payment.status).toBe('settled');
+    expect(payment.transaction).toMatch(/^0x/);
+    const [payable] = await em.execute(
+      `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+      [pub.id],
+    );
+    expect(payable.balance ?? '0').toBe(booked);
+  });
 });
+
+/** The database refuses the first `failures` ledger rows of on-chain payments (a sequence counts across rollbacks). */
+async function refuseX402Bookings(em: EntityManager, failures: number): Promise<void> {
+  await em.execute('create sequence x402_booking_refusals');
+  await em.execute(`create function refuse_x402_bookings() returns trigger language plpgsql as $$
+    begin
+      if new.metadata->>'method' = 'x402' and nextval('x402_booking_refusals') <= ${failures} then
+        raise exception 'booking refused by the test';
+      end if;
+      return new;
+    end $$`);
+  await em.execute('create trigger refuse_x402_bookings before insert on ledger_transfer for each row execute function refuse_x402_bookings()');
+}

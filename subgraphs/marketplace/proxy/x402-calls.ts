@@ -67,31 +67,54 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
  */
 export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement> {
   const { terms, payment } = paid;
-  const em = context.em as EntityManager;
   let settlement: Settlement;
   try {
     const { settlement: mode, facilitatorUrl } = context.services.config.x402;
     settlement = await settlePayment(payment, terms, { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs });
   } catch (error) {
-    await markPayment(em, terms.network, payment, 'failed', null);
+    await markPayment(context.em as EntityManager, terms.network, payment, 'failed', null);
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;
   }
   paid.settled = true;
+  await bookSettledPayment(context, target, paid, settlement);
+  return settlement;
+}
+
+const BOOKING_ATTEMPTS = 3;
+
+/**
+ * The payer's money has moved on-chain, so the caller gets its answer whatever happens here.
+ * Booking is idempotent (its transfers' keys), so a failure is tried again; one that still fails
+ * leaves the payment marked settled, and an error in the log with what is needed to book it by hand.
+ */
+async function bookSettledPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
+  const { terms, payment } = paid;
+  const em = context.em as EntityManager;
   const key = `x402-call:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
   const reference = settlement.transaction || payment.nonce;
-  try {
-    await em.transactional(async (tx) => {
-      const db = tx as EntityManager;
-      // First in the transaction: transferAll takes its account locks in the ledger's order.
-      if (paid.paidToPlatform) await transferAll(db, await platformBookings(db, target, paid, key, reference));
-      await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
-    });
-  } catch (error) {
-    context.log.error({ err: error, network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction: settlement.transaction }, 'x402 call payment settled on-chain but not booked');
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await em.transactional(async (tx) => {
+        const db = tx as EntityManager;
+        // First in the transaction: transferAll takes its account locks in the ledger's order.
+        if (paid.paidToPlatform) await transferAll(db, await platformBookings(db, target, paid, key, reference));
+        await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
+      });
+      return;
+    } catch (error) {
+      if (attempt < BOOKING_ATTEMPTS) {
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        continue;
+      }
+      context.log.error(
+        { err: error, publisher: target.publisher.slug, network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction: settlement.transaction, amount: terms.amount.toString(), fee: target.price.fee.toString(), paidToPlatform: paid.paidToPlatform },
+        'x402 call payment settled on-chain but not booked: book it by hand',
+      );
+      await markPayment(em, terms.network, payment, 'settled', settlement.transaction || null).catch(() => undefined);
+      return;
+    }
   }
-  return settlement;
 }
 
 /** The price for the publisher's payable and the fee for the platform, out of on-chain clearing. */
