@@ -112,7 +112,7 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(open, agent.api_key)).toBe('0.97');
   });
 
-  it('works with a tool server that keeps sessions, and closes the event stream each session opened', async () => {
+  it('works with a tool server that keeps sessions, and ends each session it opened with its event stream', async () => {
     const pub = await toolPublisher({}, open, { publisher_category: 'compute', compute_type: 'function', integration_type: null, mcp_endpoint: `${upstream.url}/mcp-sessions` });
     const agent = await fundedAgent(open);
     for (const b of [1, 2, 3]) {
@@ -120,8 +120,9 @@ describe('tool-protocol publishers', () => {
       expect([response.status, response.body.data.content]).toEqual([200, [{ type: 'text', text: String(1 + b) }]]);
     }
     // Each stream would hold one of the pool's sockets to this server for as long as the server keeps it.
-    for (let waited = 0; upstream.statefulTools.openStreams > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(upstream.statefulTools.openStreams).toBe(0);
+    const tools = upstream.statefulTools;
+    for (let waited = 0; tools.openStreams + tools.openSessions > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([tools.openStreams, tools.openSessions]).toEqual([0, 0]);
   });
 
   it.each(['/mcp', '/mcp-sse'])('a tool answer (%s) larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async (endpoint) => {

@@ -76,7 +76,7 @@ export type ToolRequestOptions = { signal: AbortSignal; timeout: number };
 
 /**
  * Opens an MCP session (Streamable HTTP, the official SDK client) with the publisher's
- * `mcp_endpoint`, its credentials injected, runs `work`, and closes it. The session ends at
+ * `mcp_endpoint`, its credentials injected, runs `work`, and ends the session. The session ends at
  * PROXY_TIMEOUT_MS, or as soon as an answer passes PROXY_MAX_BUFFERED_BYTES.
  */
 export async function withToolClient<T>(
@@ -100,6 +100,23 @@ export async function withToolClient<T>(
     throw toolServerFailure(error, session.signal, loaded.publisher.slug);
   } finally {
     clearTimeout(deadline);
-    await client.close().catch(() => undefined);
+    endSession(transport, client, session, timeoutMs);
   }
+}
+
+/**
+ * Ends the session at a tool server that keeps sessions (a DELETE; nothing is sent to one that
+ * does not), then closes the client and its event stream. The caller does not wait for it; the
+ * session's signal bounds it by PROXY_TIMEOUT_MS.
+ */
+function endSession(transport: StreamableHTTPClientTransport, client: Client, session: AbortController, timeoutMs: number): void {
+  const deadline = setTimeout(() => session.abort(new DOMException('The tool server did not end the session in time', 'TimeoutError')), timeoutMs);
+  deadline.unref();
+  void transport
+    .terminateSession()
+    .catch(() => undefined)
+    .finally(() => {
+      clearTimeout(deadline);
+      void client.close().catch(() => undefined);
+    });
 }
