@@ -7,30 +7,72 @@ export interface RateLimitResult {
   retryAfterSeconds: number;
 }
 
-/** Fixed-window counters: in memory for one process, Redis when REDIS_URL is set (shared by replicas). */
+/**
+ * Sliding-window limits: in memory for one process, Redis when REDIS_URL is set (shared by
+ * replicas). The rate is this window's count plus the previous window's, weighted by how much of
+ * it still lies within the last `windowSeconds`, so a caller cannot pass twice the limit across a
+ * window boundary as fixed windows allow. Refused requests are not counted: Retry-After holds.
+ */
 export interface RateLimiter {
   consume(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
+/** Where a key stands in its current window: the counts of this window and the one before, and how far into this one we are. */
+export interface WindowCounts {
+  previous: number;
+  current: number;
+  elapsedMs: number;
+  windowMs: number;
+}
+
+const rateOf = ({ previous, current, elapsedMs, windowMs }: WindowCounts) => previous * (1 - elapsedMs / windowMs) + current;
+
+/**
+ * Admitted while the rate is below the limit. (Asking for room for one more instead would make a
+ * limit of 1 wait two windows: the previous window's request counts whole at the start of this one.)
+ */
+export const admits = (counts: WindowCounts, limit: number) => rateOf(counts) < limit;
+
+/** How long until a refused request would be admitted, in whole seconds (at least 1). */
+export function secondsUntilAdmitted({ previous, current, elapsedMs, windowMs }: WindowCounts, limit: number): number {
+  let waitMs: number;
+  if (current < limit && previous > 0) {
+    // Within this window, once enough of the previous one has slid out.
+    waitMs = (1 - (limit - current) / previous) * windowMs - elapsedMs;
+  } else {
+    // In the next window, once enough of this one has slid out.
+    waitMs = windowMs - elapsedMs + Math.max(0, 1 - limit / current) * windowMs;
+  }
+  // Past the moment the rate equals the limit, not on it.
+  return Math.max(1, Math.ceil((waitMs + 1) / 1000));
+}
+
+const decide = (counts: WindowCounts, limit: number): RateLimitResult =>
+  admits(counts, limit) ? { allowed: true, retryAfterSeconds: 0 } : { allowed: false, retryAfterSeconds: secondsUntilAdmitted(counts, limit) };
+
 export function createMemoryRateLimiter(): RateLimiter {
-  const windows = new Map<string, { count: number; resetAt: number }>();
+  const windows = new Map<string, { index: number; previous: number; current: number; windowMs: number }>();
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const [key, window] of windows) if (window.resetAt <= now) windows.delete(key);
+    for (const [key, window] of windows) if ((window.index + 2) * window.windowMs <= now) windows.delete(key);
   }, 60_000);
   sweep.unref();
   return {
     async consume(key, limit, windowSeconds) {
       const now = Date.now();
+      const windowMs = windowSeconds * 1000;
+      const index = Math.floor(now / windowMs);
       let window = windows.get(key);
-      if (!window || window.resetAt <= now) {
-        window = { count: 0, resetAt: now + windowSeconds * 1000 };
+      if (!window || window.windowMs !== windowMs || window.index < index - 1) {
+        window = { index, previous: 0, current: 0, windowMs };
         windows.set(key, window);
+      } else if (window.index === index - 1) {
+        Object.assign(window, { index, previous: window.current, current: 0 });
       }
-      window.count += 1;
-      const allowed = window.count <= limit;
-      return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
+      const result = decide({ previous: window.previous, current: window.current, elapsedMs: now - index * windowMs, windowMs }, limit);
+      if (result.allowed) window.current += 1;
+      return result;
     },
     async close() {
       clearInterval(sweep);
@@ -38,10 +80,28 @@ export function createMemoryRateLimiter(): RateLimiter {
   };
 }
 
+/**
+ * One atomic step on Redis's own clock (one clock for every replica): counts the request when it
+ * is admitted (the same rule as `admits`), and answers the counts it judged by. Both windows of a
+ * key share one hash tag.
+ */
 const CONSUME_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { count, redis.call('PTTL', KEYS[1]) }`;
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local windowMs = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local index = math.floor(now / windowMs)
+local currentKey = KEYS[1] .. ':' .. string.format('%d', index)
+local previous = tonumber(redis.call('GET', KEYS[1] .. ':' .. string.format('%d', index - 1)) or '0')
+local current = tonumber(redis.call('GET', currentKey) or '0')
+local elapsed = now - index * windowMs
+local admitted = 0
+if previous * (1 - elapsed / windowMs) + current < limit then
+  redis.call('INCR', currentKey)
+  redis.call('PEXPIRE', currentKey, windowMs * 2)
+  admitted = 1
+end
+return { admitted, previous, current, elapsed }`;
 
 export function createRedisRateLimiter(url: string): RateLimiter {
   const redis = new Redis(url, REDIS_CLIENT_OPTIONS);
@@ -49,16 +109,17 @@ export function createRedisRateLimiter(url: string): RateLimiter {
   redis.on('error', () => undefined);
   return {
     async consume(key, limit, windowSeconds) {
-      let counted: [number, number];
+      let answer: [number, number, number, number];
+      const windowMs = windowSeconds * 1000;
       try {
-        counted = (await redis.eval(CONSUME_SCRIPT, 1, `ratelimit:${key}`, windowSeconds * 1000)) as [number, number];
+        answer = (await redis.eval(CONSUME_SCRIPT, 1, `ratelimit:{${key}}:${windowMs}`, windowMs, limit)) as [number, number, number, number];
       } catch {
         // Limits guard logins and publishers: without the shared counter nothing passes, but clearly.
         throw new AppError(503, 'rate_limiter_unavailable', 'Request limits cannot be checked right now; retry shortly');
       }
-      const [count, ttl] = counted;
-      const allowed = count <= limit;
-      return { allowed, retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(ttl / 1000)) };
+      const [admitted, previous, current, elapsedMs] = answer;
+      if (admitted === 1) return { allowed: true, retryAfterSeconds: 0 };
+      return { allowed: false, retryAfterSeconds: secondsUntilAdmitted({ previous, current, elapsedMs, windowMs }, limit) };
     },
     async close() {
       await closeRedis(redis);
