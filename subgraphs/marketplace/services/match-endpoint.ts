@@ -88,24 +88,18 @@ function bestMatch<E extends { method: string; path: string }>(endpoints: readon
 }
 
 /**
- * A protected endpoint the call reaches on an upstream that ignores letter case (`/ADMIN` for a
+ * The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for
+ * `/premium/{id}`). With `protectedOnly`, the protected endpoint it reaches (`/ADMIN` for a
  * protected `/admin`): protection holds whatever the spelling.
  */
-export function protectedEndpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
-  endpoints: readonly E[] | null,
-  method: string,
-  path: string,
-): E | null {
-  return matchLowered(loweredOf(endpoints ?? []).guarded, method, path) as E | null;
-}
-
-/** The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for `/premium/{id}`). */
 export function endpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
   endpoints: readonly E[] | null,
   method: string,
   path: string,
+  options: { protectedOnly?: boolean } = {},
 ): E | null {
-  return matchLowered(loweredOf(endpoints ?? []).all, method, path) as E | null;
+  const lowered = loweredOf(endpoints ?? []);
+  return matchLowered(options.protectedOnly ? lowered.guarded : lowered.all, method, path) as E | null;
 }
 
 type LoweredEndpoint = { method: string; path: string; original: unknown };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { divideUp, formatMicros, parseMicros } from './decimal.js';
-import { matchEndpoint, isWellFormedPathTemplate, protectedEndpointIgnoringCase } from './match-endpoint.js';
+import { endpointIgnoringCase, matchEndpoint, isWellFormedPathTemplate } from './match-endpoint.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
 import { priceAtPath } from './price-at-path.js';
 import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
@@ -193,9 +193,9 @@ describe('matchEndpoint', () => {
       { method: 'DELETE', path: '/Admin/{id}', isProtected: true },
       { method: 'GET', path: '/public', isProtected: false },
     ];
-    expect(protectedEndpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7')).toBe(guarded[0]);
-    expect(protectedEndpointIgnoringCase(guarded, 'GET', '/ADMIN/7')).toBeNull();
-    expect(protectedEndpointIgnoringCase(guarded, 'GET', '/PUBLIC')).toBeNull();
+    expect(endpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7', { protectedOnly: true })).toBe(guarded[0]);
+    expect(endpointIgnoringCase(guarded, 'GET', '/ADMIN/7', { protectedOnly: true })).toBeNull();
+    expect(endpointIgnoringCase(guarded, 'GET', '/PUBLIC', { protectedOnly: true })).toBeNull();
   });
 
   it('prices a path that matches an endpoint only in another letter case at the higher of the two prices', () => {
