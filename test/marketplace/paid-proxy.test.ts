@@ -354,7 +354,7 @@ describe('access policy', () => {
   it('matches other spellings of a path to the same endpoint: protected stays protected in any case or encoding, priced stays priced', async () => {
     const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
     const agent = await fundedAgent('1.00');
-    for (const spelling of ['/echo/s%65cret', '/echo/SECRET', '/Echo/secret;v=1']) {
+    for (const spelling of ['/echo/s%65cret', '/echo/SECRET', '/Echo/secret;v=1', '/echo/%53ECRET']) {
       const protectedOne = await t.api.requestAsWritten('GET', `/publishers/${pub.slug}${spelling}`, { token: agent.api_key });
       expect([spelling, protectedOne.status, protectedOne.body.error.code]).toEqual([spelling, 403, 'endpoint_protected']);
     }

@@ -18,24 +18,28 @@ interface CompiledTemplate {
   placeholders: number;
 }
 
-/** Templates come from a handful of publishers' endpoint lists: compiled once, not per call. */
+/** Templates come from a handful of publishers' endpoint lists: compiled once, not per call (and once more case-folded). */
 const compiledTemplates = new Map<string, CompiledTemplate>();
 const MAX_COMPILED_TEMPLATES = 10_000;
 
-function compileTemplate(template: string): CompiledTemplate {
-  let compiled = compiledTemplates.get(template);
+/** Decoded first, then folded: `%41dmin` is `Admin`, and ignoring case, `admin`. */
+const decodedSegment = (segment: string, ignoreCase: boolean) => (ignoreCase ? decodePathSegment(segment).toLowerCase() : decodePathSegment(segment));
+
+function compileTemplate(template: string, ignoreCase: boolean): CompiledTemplate {
+  const cacheKey = ignoreCase ? `i ${template}` : template;
+  let compiled = compiledTemplates.get(cacheKey);
   if (compiled) return compiled;
   let placeholders = 0;
   const segments = segmentsOf(template).map((segment): TemplateSegment => {
     const names = [...segment.matchAll(PLACEHOLDER)].map((match) => match[1]!);
-    const literals = segment.split(/\{[A-Za-z_][A-Za-z0-9_]*\}/).map(decodePathSegment);
+    const literals = segment.split(/\{[A-Za-z_][A-Za-z0-9_]*\}/).map((literal) => decodedSegment(literal, ignoreCase));
     placeholders += names.length;
     if (names.length === 0) return { literal: literals[0]! };
     const source = literals.map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)');
     return { pattern: new RegExp(`^${source}$`, 's'), names };
   });
   if (compiledTemplates.size >= MAX_COMPILED_TEMPLATES) compiledTemplates.clear();
-  compiledTemplates.set(template, (compiled = { segments, placeholders }));
+  compiledTemplates.set(cacheKey, (compiled = { segments, placeholders }));
   return compiled;
 }
 
@@ -62,24 +66,32 @@ function matchSegments(template: CompiledTemplate, given: string[]): Record<stri
 /**
  * The endpoint descriptor a call hits: same method, path matching the template. A literal path
  * wins over a templated one (`/users/me` before `/users/{id}`); null when none matches. HEAD is
- * the GET of the same path unless HEAD is documented itself.
+ * the GET of the same path unless HEAD is documented itself. `ignoreCase` compares decoded
+ * segments in lower case on both sides (the params then come lower-cased too).
  */
 export function matchEndpoint<E extends { method: string; path: string }>(
   endpoints: readonly E[] | null,
   method: string,
   path: string,
+  options: { ignoreCase?: boolean } = {},
 ): EndpointMatch<E> | null {
-  const given = segmentsOf(path).map(decodePathSegment);
+  const ignoreCase = options.ignoreCase === true;
+  const given = segmentsOf(path).map((segment) => decodedSegment(segment, ignoreCase));
   const wanted = method.toUpperCase();
-  const exact = bestMatch(endpoints, wanted, given);
-  return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', given) : null);
+  const exact = bestMatch(endpoints, wanted, given, ignoreCase);
+  return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', given, ignoreCase) : null);
 }
 
-function bestMatch<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, given: string[]): EndpointMatch<E> | null {
+function bestMatch<E extends { method: string; path: string }>(
+  endpoints: readonly E[] | null,
+  method: string,
+  given: string[],
+  ignoreCase: boolean,
+): EndpointMatch<E> | null {
   let best: (EndpointMatch<E> & { placeholders: number }) | null = null;
   for (const endpoint of endpoints ?? []) {
     if (endpoint.method.toUpperCase() !== method) continue;
-    const template = compileTemplate(endpoint.path);
+    const template = compileTemplate(endpoint.path, ignoreCase);
     if (best && template.placeholders >= best.placeholders) continue;
     const params = matchSegments(template, given);
     if (params) best = { endpoint, params, placeholders: template.placeholders };
@@ -89,8 +101,8 @@ function bestMatch<E extends { method: string; path: string }>(endpoints: readon
 
 /**
  * The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for
- * `/premium/{id}`). With `protectedOnly`, the protected endpoint it reaches (`/ADMIN` for a
- * protected `/admin`): protection holds whatever the spelling.
+ * `/premium/{id}`). With `protectedOnly`, the protected endpoint it reaches (`/ADMIN` or
+ * `/%41dmin` for a protected `/admin`): protection holds whatever the spelling.
  */
 export function endpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
   endpoints: readonly E[] | null,
@@ -98,32 +110,21 @@ export function endpointIgnoringCase<E extends { method: string; path: string; i
   path: string,
   options: { protectedOnly?: boolean } = {},
 ): E | null {
-  const lowered = loweredOf(endpoints ?? []);
-  return matchLowered(options.protectedOnly ? lowered.guarded : lowered.all, method, path) as E | null;
+  const candidates = options.protectedOnly ? guardedOf(endpoints ?? []) : endpoints;
+  if (!candidates || candidates.length === 0) return null;
+  return matchEndpoint(candidates, method, path, { ignoreCase: true })?.endpoint ?? null;
 }
 
-type LoweredEndpoint = { method: string; path: string; original: unknown };
-interface LoweredList {
-  all: LoweredEndpoint[];
-  guarded: LoweredEndpoint[];
-}
+/** An endpoint list's protected endpoints, picked out once per list (the paid path asks on every call). */
+const guardedByList = new WeakMap<readonly object[], readonly object[]>();
 
-function matchLowered(lowered: LoweredEndpoint[], method: string, path: string): unknown {
-  if (lowered.length === 0) return null;
-  return matchEndpoint(lowered, method, path.toLowerCase())?.endpoint.original ?? null;
-}
-
-/** An endpoint list with lower-cased paths, worked out once per list (the paid path asks on every call). */
-const loweredByList = new WeakMap<readonly object[], LoweredList>();
-
-function loweredOf(endpoints: readonly { method: string; path: string; isProtected: boolean }[]): LoweredList {
-  let lowered = loweredByList.get(endpoints);
-  if (!lowered) {
-    const all = endpoints.map((endpoint) => ({ method: endpoint.method, path: endpoint.path.toLowerCase(), original: endpoint }));
-    lowered = { all, guarded: all.filter((_, index) => endpoints[index]!.isProtected) };
-    loweredByList.set(endpoints, lowered);
+function guardedOf<E extends { isProtected: boolean }>(endpoints: readonly E[]): readonly E[] {
+  let guarded = guardedByList.get(endpoints) as readonly E[] | undefined;
+  if (!guarded) {
+    guarded = endpoints.filter((endpoint) => endpoint.isProtected);
+    guardedByList.set(endpoints, guarded);
   }
-  return lowered;
+  return guarded;
 }
 
 /** A template is well-formed when it starts with "/" and every brace belongs to a `{name}` placeholder. */

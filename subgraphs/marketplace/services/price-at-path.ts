@@ -5,7 +5,8 @@ import { priceCall, type CallPrice, type CallShape, type PricingTerms } from './
 /**
  * What a call to `path` costs: its endpoint's price, or the default price when the path matches no
  * endpoint as spelled. An upstream that ignores letter case serves `/Premium/1` as the documented
- * `/premium/{id}`, so such a call pays the higher of the default and that endpoint's price: a
+ * `/premium/{id}`, and `/reports/PREMIUM` as `/reports/premium` rather than `/reports/{name}`, so a
+ * call pays the higher of that price and the price of the endpoint it matches ignoring case: a
  * change of case never makes a call cheaper. (Access still follows the exact spelling only.)
  */
 export function priceAtPath(
@@ -16,9 +17,8 @@ export function priceAtPath(
   gatewayFeePercent: bigint,
 ): CallPrice {
   const price = priceCall(pricing, endpoint, call, gatewayFeePercent);
-  if (endpoint) return price;
   const lookalike = endpointIgnoringCase(endpoints, call.method, call.path);
-  if (!lookalike) return price;
+  if (!lookalike || lookalike === endpoint) return price;
   const lookalikePrice = priceCall(pricing, lookalike, call, gatewayFeePercent);
   return lookalikePrice.total > price.total ? lookalikePrice : price;
 }

@@ -194,6 +194,9 @@ describe('matchEndpoint', () => {
       { method: 'GET', path: '/public', isProtected: false },
     ];
     expect(endpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7', { protectedOnly: true })).toBe(guarded[0]);
+    // Decoded before it is folded: %41 is A.
+    expect(endpointIgnoringCase(guarded, 'DELETE', '/%41dmin/7', { protectedOnly: true })).toBe(guarded[0]);
+    expect(endpointIgnoringCase([{ method: 'GET', path: '/%41dmin', isProtected: true }], 'GET', '/ADMIN', { protectedOnly: true })).not.toBeNull();
     expect(endpointIgnoringCase(guarded, 'GET', '/ADMIN/7', { protectedOnly: true })).toBeNull();
     expect(endpointIgnoringCase(guarded, 'GET', '/PUBLIC', { protectedOnly: true })).toBeNull();
   });
@@ -202,11 +205,15 @@ describe('matchEndpoint', () => {
     const listed = [
       { method: 'GET', path: '/premium/{id}', isProtected: false, price: usd('0.05') },
       { method: 'GET', path: '/cheap', isProtected: false, price: usd('0.001') },
+      { method: 'GET', path: '/reports/{name}', isProtected: false, price: usd('0.01') },
+      { method: 'GET', path: '/reports/premium', isProtected: false, price: usd('1') },
     ] as PublisherEndpoint[];
     const pricing = terms({ pricePerCall: usd('0.01') });
     const totalAt = (path: string) => priceAtPath(pricing, listed, matchEndpoint(listed, 'GET', path)?.endpoint ?? null, { method: 'GET', path }, 0n).total;
-    expect([totalAt('/premium/1'), totalAt('/Premium/1'), totalAt('/PREMIUM/1')]).toEqual([usd('0.05'), usd('0.05'), usd('0.05')]);
+    expect([totalAt('/premium/1'), totalAt('/Premium/1'), totalAt('/PREMIUM/1'), totalAt('/%50remium/1')]).toEqual([usd('0.05'), usd('0.05'), usd('0.05'), usd('0.05')]);
     expect([totalAt('/cheap'), totalAt('/CHEAP'), totalAt('/elsewhere')]).toEqual([usd('0.001'), usd('0.01'), usd('0.01')]);
+    // The exact spelling matches the cheap template, but an upstream ignoring case serves the premium report.
+    expect([totalAt('/reports/q3'), totalAt('/reports/PREMIUM'), totalAt('/reports/%50remium')]).toEqual([usd('0.01'), usd('1'), usd('1')]);
   });
 
   it('matches HEAD as the GET of the same path unless HEAD is documented', () => {
