@@ -19,8 +19,9 @@ interface ChangeNotice {
 /**
  * Tells every process on the same database that something it may have cached has changed. The
  * notice goes through PostgreSQL NOTIFY on the EntityManager's own connection: inside a
- * transaction it is delivered when (and only if) that transaction commits. A failure to announce
- * is logged, not thrown: the change itself stands, and other processes' caches expire on their own.
+ * transaction it is delivered when (and only if) that transaction commits, and a failure fails the
+ * transaction (PostgreSQL aborts it anyway). After the change, a failure is logged, not thrown: the
+ * change stands, and other processes' caches expire on their own.
  */
 export async function announceChange(em: EntityManager, topic: ChangeTopic, keys: string[], log?: Logger): Promise<void> {
   if (keys.length === 0) return;
@@ -28,8 +29,25 @@ export async function announceChange(em: EntityManager, topic: ChangeTopic, keys
   try {
     await em.execute('select pg_notify(?, ?)', [CHANNEL, JSON.stringify(notice)]);
   } catch (error) {
+    if (em.isInTransaction()) throw error;
     log?.warn({ err: error, topic }, 'could not announce a change to other processes; their caches expire on their own');
   }
+}
+
+const TOPICS: readonly string[] = ['publisher', 'api_key_owner'] satisfies ChangeTopic[];
+
+/** Anyone with access to the database can NOTIFY: only a well-formed notice is acted on. */
+function noticeOf(payload: string | undefined): ChangeNotice | null {
+  let notice: unknown;
+  try {
+    notice = JSON.parse(payload ?? '');
+  } catch {
+    return null;
+  }
+  const { topic, keys } = (notice ?? {}) as { topic?: unknown; keys?: unknown };
+  if (typeof topic !== 'string' || !TOPICS.includes(topic)) return null;
+  if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return null;
+  return { topic: topic as ChangeTopic, keys };
 }
 
 /**
@@ -72,7 +90,8 @@ export class ChangeNotices {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: CHANGE_LISTENER_APPLICATION, keepAlive: true });
+    // Keepalive probes after 30 s of silence: a listener cut off without a word would otherwise miss notices for hours.
+    const client = new pg.Client({ connectionString: this.url, application_name: CHANGE_LISTENER_APPLICATION, keepAlive: true, keepAliveInitialDelayMillis: 30_000 });
     client.on('notification', (message) => this.deliver(message.payload));
     client.on('error', (error) => this.log.warn({ err: error }, 'change listener connection failed'));
     client.on('end', () => this.lost(client));
@@ -88,18 +107,16 @@ export class ChangeNotices {
   }
 
   private deliver(payload: string | undefined): void {
-    let notice: ChangeNotice;
-    try {
-      notice = JSON.parse(payload ?? '');
-    } catch {
-      return this.log.warn({ payload }, 'ignored an unreadable change notice');
-    }
-    try {
-      for (const handler of this.handlers.get(notice.topic) ?? []) {
-        for (const key of notice.keys ?? []) handler(key);
+    const notice = noticeOf(payload);
+    if (!notice) return this.log.warn({ payload: payload?.slice(0, 200) }, 'ignored a malformed change notice');
+    for (const handler of this.handlers.get(notice.topic) ?? []) {
+      for (const key of notice.keys) {
+        try {
+          handler(key);
+        } catch (error) {
+          this.log.error({ err: error, topic: notice.topic }, 'a change handler failed');
+        }
       }
-    } catch (error) {
-      this.log.error({ err: error, topic: notice.topic }, 'a change handler failed');
     }
   }
 

@@ -65,4 +65,12 @@ describe('ApiKeyIdentities', () => {
     identities.remember('c', identity('u2'), 60);
     expect([identities.get('a'), identities.get('c')?.userId]).toEqual([null, 'u2']);
   });
+
+  it('after missed change notices, forgets everyone and remembers no one while a change may still be committing', () => {
+    const identities = new ApiKeyIdentities();
+    identities.remember('a', identity('u1'), 60);
+    identities.forgetAll();
+    identities.remember('b', identity('u2'), 60);
+    expect([identities.get('a'), identities.get('b')]).toEqual([null, null]);
+  });
 });

@@ -84,6 +84,18 @@ describe('caches shared by replicas', () => {
     expect(await statusOnce(403, () => second.api.get(`/publishers/${publisher.slug}/echo/two`, { token: agent.api_key }))).toBe(403);
   });
 
+  it('ignores malformed notices (anyone with database access can NOTIFY) and still acts on the next good one', async () => {
+    const heard: string[] = [];
+    second.platform.services.changes.on('publisher', (slug) => heard.push(slug));
+    const em = first.platform.services.orm.em.fork() as EntityManager;
+    for (const payload of ['null', 'not json', '{"topic":"publisher"}', '{"topic":"publisher","keys":[1]}', '{"topic":"elsewhere","keys":["x"]}', '{"topic":"publisher","keys":["heard-it"]}']) {
+      await em.execute(`select pg_notify('platform_changes', ?)`, [payload]);
+    }
+    for (let waited = 0; heard.length === 0 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toEqual(['heard-it']);
+    expect((await second.api.get('/healthz')).status).toBe(200);
+  });
+
   it('a replica whose listener was cut off forgets every cached publisher, since it may have missed notices', async () => {
     const agent = await paidCaller();
     const publisher = await echoPublisher();

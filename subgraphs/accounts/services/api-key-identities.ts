@@ -26,6 +26,7 @@ const UNSETTLED_MS = 10_000;
 export class ApiKeyIdentities {
   private readonly byHash = new Map<string, Remembered>();
   private readonly unsettledUntil = new Map<string, number>();
+  private allUnsettledUntil = 0;
 
   get(keyHash: string): Identity | null {
     const remembered = this.byHash.get(keyHash);
@@ -47,11 +48,14 @@ export class ApiKeyIdentities {
     this.unsettledUntil.set(userId, Date.now() + UNSETTLED_MS);
   }
 
+  /** After missed notices: nothing is remembered, nor remembered again while a change may still be committing. */
   forgetAll(): void {
     this.byHash.clear();
+    this.allUnsettledUntil = Date.now() + UNSETTLED_MS;
   }
 
   private isUnsettled(userId: string): boolean {
+    if (this.allUnsettledUntil > Date.now()) return true;
     const until = this.unsettledUntil.get(userId);
     if (until === undefined) return false;
     if (until > Date.now()) return true;
