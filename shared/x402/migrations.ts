@@ -21,6 +21,19 @@ export class Migration20261121155301_x402_payments extends Migration {
   }
 }
 
+/**
+ * A payment settled on-chain whose ledger booking failed is `settled_unbooked`, with the transfers
+ * it still needs (idempotency keys included), so it can be found and booked exactly.
+ */
+export class Migration20261122011500_x402_unbooked_payments extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "x402_payment" drop constraint "x402_payment_status_check"`);
+    this.addSql(`alter table "x402_payment" add constraint "x402_payment_status_check" check ("status" in ('verified', 'settled', 'settled_unbooked', 'failed'))`);
+    this.addSql(`alter table "x402_payment" add column "unbooked_transfers" jsonb null`);
+  }
+}
+
 export const x402Migrations: MigrationObject[] = [
   { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
+  { name: 'Migration20261122011500_x402_unbooked_payments', class: Migration20261122011500_x402_unbooked_payments },
 ];

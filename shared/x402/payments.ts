@@ -33,3 +33,20 @@ export async function markPayment(
     [status, transaction, network.caip2, payment.payer.toLowerCase(), payment.nonce],
   );
 }
+
+/**
+ * Settled on-chain, but its ledger booking failed: kept with the transfers it still needs (their
+ * idempotency keys make booking them later exactly-once, even if the booking did commit unseen).
+ */
+export async function markPaymentUnbooked(
+  em: EntityManager,
+  network: X402Network,
+  payment: VerifiedPayment,
+  transaction: string | null,
+  unbookedTransfers: unknown,
+): Promise<void> {
+  await em.execute(
+    `update x402_payment set status = 'settled_unbooked', transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
+    [transaction, JSON.stringify(unbookedTransfers), network.caip2, payment.payer.toLowerCase(), payment.nonce],
+  );
+}

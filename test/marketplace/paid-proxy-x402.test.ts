@@ -142,9 +142,9 @@ describe('x402 per request', () => {
   });
 
   it.each([
-    ['once', 1, '10000'],
-    ['every time', 1000, '0'],
-  ])('a payment settled on-chain whose booking fails %s still answers the caller and stays settled', async (_label, failures, booked) => {
+    ['once', 1, 'settled', '10000'],
+    ['every time', 1000, 'settled_unbooked', '0'],
+  ])('a payment settled on-chain whose booking fails %s still answers the caller, and is kept with what it needs to be booked', async (_label, failures, status, booked) => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
     const em = t.platform.services.orm.em.fork() as EntityManager;
@@ -156,9 +156,18 @@ describe('x402 per request', () => {
     } finally {
       await em.execute('drop trigger refuse_x402_bookings on ledger_transfer; drop function refuse_x402_bookings(); drop sequence x402_booking_refusals');
     }
-    const [payment] = await em.execute(`select status, transaction from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unbooked`]);
-    expect(payment.status).toBe('settled');
+    const [payment] = await em.execute(`select status, transaction, unbooked_transfers from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unbooked`]);
+    expect(payment.status).toBe(status);
     expect(payment.transaction).toMatch(/^0x/);
+    if (status === 'settled_unbooked') {
+      expect(payment.unbooked_transfers).toMatchObject({
+        publisher_id: pub.id,
+        price: { amount: '10000', idempotency_key: expect.stringMatching(/:price$/) },
+        fee: { amount: '1000', idempotency_key: expect.stringMatching(/:fee$/) },
+      });
+    } else {
+      expect(payment.unbooked_transfers).toBeNull();
+    }
     const [payable] = await em.execute(
       `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
       [pub.id],

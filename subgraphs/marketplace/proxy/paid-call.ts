@@ -140,7 +140,7 @@ export async function finishPaidCall(
       return { status: response.statusCode, headers, charge };
     }
     Object.assign(headers, paymentReceiptHeaders(await settleCallPayment(context, target, onChain)));
-    counters.record(target.publisher.id, context.identity?.userId ?? null, target.price.total - target.price.fee);
+    if (!onChain.unbooked) counters.record(target.publisher.id, context.identity?.userId ?? null, target.price.total - target.price.fee);
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)

@@ -7,6 +7,7 @@ import {
   decodePaymentHeader,
   findNetwork,
   markPayment,
+  markPaymentUnbooked,
   PaymentRejected,
   PaymentRequired,
   recordPayment,
@@ -25,6 +26,8 @@ export interface OnChainPayment {
   paidToPlatform: boolean;
   /** Settled on-chain: from then on the payment is never marked failed. */
   settled?: boolean;
+  /** Settled, but its booking for the publisher failed (kept as settled_unbooked). */
+  unbooked?: boolean;
 }
 
 /**
@@ -81,40 +84,61 @@ export async function settleCallPayment(context: RequestContext, target: CallTar
   return settlement;
 }
 
-const BOOKING_ATTEMPTS = 3;
+/** Waits before booking again: a database blip of about a second is ridden out while the caller waits. */
+const BOOKING_RETRY_DELAYS_MS = [200, 800];
 
 /**
  * The payer's money has moved on-chain, so the caller gets its answer whatever happens here.
- * Booking is idempotent (its transfers' keys), so a failure is tried again; one that still fails
- * leaves the payment marked settled, and an error in the log with what is needed to book it by hand.
+ * Booking is idempotent (its transfers' keys), so a failure is tried again. One that still fails
+ * leaves the payment `settled_unbooked` with the transfers it needs, keys included, to be booked
+ * exactly once later, and an error in the log.
  */
 async function bookSettledPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
   const { terms, payment } = paid;
   const em = context.em as EntityManager;
   const key = `x402-call:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
   const reference = settlement.transaction || payment.nonce;
-  for (let attempt = 1; ; attempt++) {
+  const transaction = settlement.transaction || null;
+  for (let attempt = 0; ; attempt++) {
     try {
       await em.transactional(async (tx) => {
         const db = tx as EntityManager;
         // First in the transaction: transferAll takes its account locks in the ledger's order.
         if (paid.paidToPlatform) await transferAll(db, await platformBookings(db, target, paid, key, reference));
-        await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
+        await markPayment(db, terms.network, payment, 'settled', transaction);
       });
       return;
     } catch (error) {
-      if (attempt < BOOKING_ATTEMPTS) {
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      const delay = BOOKING_RETRY_DELAYS_MS[attempt];
+      if (delay !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
         continue;
       }
-      context.log.error(
-        { err: error, publisher: target.publisher.slug, network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction: settlement.transaction, amount: terms.amount.toString(), fee: target.price.fee.toString(), paidToPlatform: paid.paidToPlatform },
-        'x402 call payment settled on-chain but not booked: book it by hand',
+      const where = { network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction };
+      if (!paid.paidToPlatform) {
+        // Paid to the publisher's own wallet: nothing to book, only the status could not be written.
+        return context.log.error({ err: error, ...where }, 'x402 call payment settled on-chain but could not be marked settled');
+      }
+      paid.unbooked = true;
+      const unbooked = unbookedTransfers(target, paid, key, reference);
+      context.log.error({ err: error, ...where, unbooked }, 'x402 call payment settled on-chain but not booked; kept as settled_unbooked');
+      await markPaymentUnbooked(em, terms.network, payment, transaction, unbooked).catch((markError) =>
+        context.log.error({ err: markError, ...where }, 'x402 call payment could not be marked settled_unbooked either'),
       );
-      await markPayment(em, terms.network, payment, 'settled', settlement.transaction || null).catch(() => undefined);
       return;
     }
   }
+}
+
+/** What booking a payment to the platform takes, written down for whoever books it later. */
+function unbookedTransfers(target: CallTarget, paid: OnChainPayment, key: string, reference: string) {
+  const fee = target.price.fee;
+  return {
+    publisher_id: target.publisher.id,
+    reference,
+    price: { idempotency_key: `${key}:price`, amount: (paid.terms.amount - fee).toString(), from: 'onchain_clearing', to: 'publisher_payable' },
+    fee: fee === 0n ? null : { idempotency_key: `${key}:fee`, amount: fee.toString(), from: 'onchain_clearing', to: 'platform_revenue' },
+  };
 }
 
 /** The price for the publisher's payable and the fee for the platform, out of on-chain clearing. */
