@@ -125,7 +125,7 @@ describe('tool-protocol publishers', () => {
     expect([tools.openStreams, tools.openSessions]).toEqual([0, 0]);
   });
 
-  it.each(['/mcp', '/mcp-sse'])('a tool answer (%s) larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async (endpoint) => {
+  it.each(['/mcp', '/mcp-sse', '/mcp-sessions'])('a tool answer (%s) larger than PROXY_MAX_BUFFERED_BYTES is 502, one slower than PROXY_TIMEOUT_MS is 504, and neither costs anything', async (endpoint) => {
     const pub = await toolPublisher({}, guarded, { publisher_category: 'compute', compute_type: 'function', integration_type: null, mcp_endpoint: `${upstream.url}${endpoint}` });
     const agent = await fundedAgent(guarded);
     const large = await guarded.api.post(`/publishers/${pub.slug}/repeat`, { size: 200_000 }, { token: agent.api_key });
@@ -135,6 +135,10 @@ describe('tool-protocol publishers', () => {
     expect(await balanceOf(guarded, agent.api_key)).toBe('1.00');
     const small = await guarded.api.post(`/publishers/${pub.slug}/repeat`, { size: 10 }, { token: agent.api_key });
     expect(small.body.data.content).toEqual([{ type: 'text', text: 'x'.repeat(10) }]);
+    // Sessions cut short by the cap or the deadline are ended at the server too.
+    const tools = upstream.statefulTools;
+    for (let waited = 0; tools.openSessions > 0 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(tools.openSessions).toBe(0);
   });
 
   it('a publisher without mcp_endpoint has no tools', async () => {

@@ -34,9 +34,10 @@ function capped(response: Response, maxBytes: number, session: AbortController):
  * pool, ended with the session (its cap, its deadline) or by the SDK itself (closing the client
  * must close its streams), and capped like any answer read whole.
  */
-function guardedFetch(services: PlatformServices, session: AbortController) {
+function guardedFetch(services: PlatformServices, sessionOf: () => AbortController) {
   const { maxBufferedBytes } = services.config.proxy;
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const session = sessionOf();
     const dispatcher = services.upstream.dispatcherFor(new URL(url));
     const signal = init?.signal ? AbortSignal.any([init.signal, session.signal]) : session.signal;
     const response = await undiciFetch(url, { ...(init as any), signal, redirect: 'error', dispatcher });
@@ -90,7 +91,9 @@ export async function withToolClient<T>(
   const { timeoutMs } = services.config.proxy;
   const session = new AbortController();
   const deadline = setTimeout(() => session.abort(new DOMException('The tool server did not answer in time', 'TimeoutError')), timeoutMs);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: credentials.headers }, fetch: guardedFetch(services, session) });
+  // Ending the session gets a controller of its own: a session cut short still says goodbye.
+  let current = session;
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: credentials.headers }, fetch: guardedFetch(services, () => current) });
   const client = new Client(CLIENT_INFO);
   const options = { signal: session.signal, timeout: timeoutMs };
   try {
@@ -100,17 +103,18 @@ export async function withToolClient<T>(
     throw toolServerFailure(error, session.signal, loaded.publisher.slug);
   } finally {
     clearTimeout(deadline);
-    endSession(transport, client, session, timeoutMs);
+    current = new AbortController();
+    endSession(transport, client, current, timeoutMs);
   }
 }
 
 /**
  * Ends the session at a tool server that keeps sessions (a DELETE; nothing is sent to one that
- * does not), then closes the client and its event stream. The caller does not wait for it; the
- * session's signal bounds it by PROXY_TIMEOUT_MS.
+ * does not), then closes the client and its event stream. The caller does not wait for it;
+ * `ending` bounds it by PROXY_TIMEOUT_MS.
  */
-function endSession(transport: StreamableHTTPClientTransport, client: Client, session: AbortController, timeoutMs: number): void {
-  const deadline = setTimeout(() => session.abort(new DOMException('The tool server did not end the session in time', 'TimeoutError')), timeoutMs);
+function endSession(transport: StreamableHTTPClientTransport, client: Client, ending: AbortController, timeoutMs: number): void {
+  const deadline = setTimeout(() => ending.abort(new DOMException('The tool server did not end the session in time', 'TimeoutError')), timeoutMs);
   deadline.unref();
   void transport
     .terminateSession()
