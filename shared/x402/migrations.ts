@@ -22,13 +22,14 @@ export class Migration20261121155301_x402_payments extends Migration {
 }
 
 /**
- * A payment settled on-chain whose ledger booking failed is `settled_unbooked`, with the transfers
- * it still needs (idempotency keys included), so it can be found and booked exactly.
+ * A payment settled on-chain whose ledger booking failed is `settled_unbooked`; one the facilitator
+ * gave no clear answer about is `settle_unknown` (it may have gone on-chain). Both keep the
+ * transfers they still need (idempotency keys included), so they can be found and booked exactly.
  */
 export class Migration20261122011500_x402_unbooked_payments extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "x402_payment" drop constraint "x402_payment_status_check"`);
-    this.addSql(`alter table "x402_payment" add constraint "x402_payment_status_check" check ("status" in ('verified', 'settled', 'settled_unbooked', 'failed'))`);
+    this.addSql(`alter table "x402_payment" add constraint "x402_payment_status_check" check ("status" in ('verified', 'settled', 'settled_unbooked', 'settle_unknown', 'failed'))`);
     this.addSql(`alter table "x402_payment" add column "unbooked_transfers" jsonb null`);
   }
 }

@@ -35,18 +35,20 @@ export async function markPayment(
 }
 
 /**
- * Settled on-chain, but its ledger booking failed: kept with the transfers it still needs (their
- * idempotency keys make booking them later exactly-once, even if the booking did commit unseen).
+ * Settled on-chain but not booked (`settled_unbooked`), or of unknown outcome (`settle_unknown`):
+ * kept with the transfers it still needs, whose idempotency keys make booking them later
+ * exactly-once, even if a booking did commit unseen.
  */
 export async function markPaymentUnbooked(
   em: EntityManager,
   network: X402Network,
   payment: VerifiedPayment,
+  status: 'settled_unbooked' | 'settle_unknown',
   transaction: string | null,
   unbookedTransfers: unknown,
 ): Promise<void> {
   await em.execute(
-    `update x402_payment set status = 'settled_unbooked', transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
-    [transaction, JSON.stringify(unbookedTransfers), network.caip2, payment.payer.toLowerCase(), payment.nonce],
+    `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
+    [status, transaction, JSON.stringify(unbookedTransfers ?? null), network.caip2, payment.payer.toLowerCase(), payment.nonce],
   );
 }

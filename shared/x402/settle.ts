@@ -1,6 +1,17 @@
 import { knownReason } from './reasons.js';
 import { requirementsV1, type PaymentTerms } from './requirements.js';
+import { AppError } from '../errors.js';
 import { PaymentRejected, type VerifiedPayment } from './verify.js';
+
+/**
+ * The facilitator gave no clear answer to /settle (no connection, a timeout, an answer that is not
+ * JSON): the transfer may have gone on-chain. Never treat it as failed, and never ask for a new payment.
+ */
+export class SettlementUnknown extends AppError {
+  constructor() {
+    super(502, 'settlement_unknown', 'The payment may have gone through: it is recorded for checking. Do not pay again for this request');
+  }
+}
 
 export interface Settlement {
   success: true;
@@ -16,6 +27,9 @@ export interface SettlementOptions {
   timeoutMs?: number;
 }
 
+/** No clear answer: harmless before settling (nothing moved yet), unknown when settling. */
+const unclear = (path: '/verify' | '/settle') => (path === '/verify' ? new PaymentRejected('unexpected_verify_error') : new SettlementUnknown());
+
 async function callFacilitator(url: string, path: '/verify' | '/settle', body: unknown, timeoutMs: number): Promise<Record<string, any>> {
   let response: Response;
   try {
@@ -26,10 +40,10 @@ async function callFacilitator(url: string, path: '/verify' | '/settle', body: u
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch {
-    throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
+    throw unclear(path);
   }
   const answer = (await response.json().catch(() => null)) as Record<string, any> | null;
-  if (!answer) throw new PaymentRejected(path === '/verify' ? 'unexpected_verify_error' : 'unexpected_settle_error');
+  if (!answer) throw unclear(path);
   return answer;
 }
 

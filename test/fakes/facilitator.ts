@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startFakeServer, type FakeServer } from './listen.js';
 
-/** An x402 facilitator stand-in (/verify, /settle): settles everything unless told to refuse. */
+/** An x402 facilitator stand-in (/verify, /settle): settles everything unless told to refuse, or to answer /settle unclearly. */
 export class FakeFacilitator {
   readonly calls: { path: string; body: any }[] = [];
   refuseSettlement = false;
+  /** /settle answers a gateway's HTML error page: whether the transfer went on-chain is unknown. */
+  garbleSettlement = false;
   private server!: FakeServer;
 
   get url() {
@@ -23,6 +25,10 @@ export class FakeFacilitator {
     const payer = body.paymentPayload?.payload?.authorization?.from;
     res.setHeader('content-type', 'application/json');
     if (req.url === '/verify') return void res.end(JSON.stringify({ isValid: true, payer }));
+    if (req.url === '/settle' && this.garbleSettlement) {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      return void res.end('<html><body>Bad gateway</body></html>');
+    }
     if (req.url === '/settle') {
       const answer = this.refuseSettlement
         ? { success: false, errorReason: 'insufficient_funds', transaction: '', network: body.paymentRequirements?.network, payer }

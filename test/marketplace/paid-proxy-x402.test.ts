@@ -160,11 +160,10 @@ describe('x402 per request', () => {
     expect(payment.status).toBe(status);
     expect(payment.transaction).toMatch(/^0x/);
     if (status === 'settled_unbooked') {
-      expect(payment.unbooked_transfers).toMatchObject({
-        publisher_id: pub.id,
-        price: { amount: '10000', idempotency_key: expect.stringMatching(/:price$/) },
-        fee: { amount: '1000', idempotency_key: expect.stringMatching(/:fee$/) },
-      });
+      expect(payment.unbooked_transfers).toEqual([
+        expect.objectContaining({ amount: '10000', kind: 'charge', idempotencyKey: expect.stringMatching(/:price$/), credit: expect.objectContaining({ kind: 'publisher_payable', publisherId: pub.id }) }),
+        expect.objectContaining({ amount: '1000', kind: 'gateway_fee', idempotencyKey: expect.stringMatching(/:fee$/), credit: expect.objectContaining({ kind: 'platform_revenue' }) }),
+      ]);
     } else {
       expect(payment.unbooked_transfers).toBeNull();
     }
@@ -173,6 +172,27 @@ describe('x402 per request', () => {
       [pub.id],
     );
     expect(payable.balance ?? '0').toBe(booked);
+  });
+
+  it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {
+    const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
+    facilitator.garbleSettlement = true;
+    let response;
+    try {
+      response = await t.api.get(`/publishers/${pub.slug}/echo/unclear`, { headers: { 'X-PAYMENT': header } });
+    } finally {
+      facilitator.garbleSettlement = false;
+    }
+    expect([response.status, response.body.path]).toEqual([200, '/echo/unclear']);
+    expect(response.headers.get('x-payment-response')).toBeNull();
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payment] = await em.execute(`select status, unbooked_transfers from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unclear`]);
+    expect(payment.status).toBe('settle_unknown');
+    expect(payment.unbooked_transfers.map((planned: { amount: string }) => planned.amount)).toEqual(['10000', '1000']);
+    // The same authorization is still refused: it may already have paid.
+    const replay = await t.api.get(`/publishers/${pub.slug}/echo/unclear`, { headers: { 'X-PAYMENT': header } });
+    expect([replay.status, replay.body.error]).toEqual([402, 'duplicate_settlement']);
   });
 });
 

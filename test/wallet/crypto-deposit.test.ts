@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Wallet } from 'ethers';
@@ -132,6 +133,25 @@ describe('on-chain deposit (x402)', () => {
     } finally {
       facilitator.refuseSettlement = false;
     }
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
+  });
+
+  it('a settlement without a clear answer is 502 settlement_unknown, kept for checking and never marked failed; the authorization is not taken again', async () => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n });
+    facilitator.garbleSettlement = true;
+    try {
+      const response = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
+      expect([response.status, response.body.error.code]).toEqual([502, 'settlement_unknown']);
+    } finally {
+      facilitator.garbleSettlement = false;
+    }
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payment] = await em.execute(`select status, unbooked_transfers from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
+    expect(payment.status).toBe('settle_unknown');
+    expect(payment.unbooked_transfers).toEqual([expect.objectContaining({ amount: '500000', kind: 'deposit', publisherId })]);
+    const again = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
+    expect([again.status, again.body.error]).toEqual([402, 'duplicate_settlement']);
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
   });
 

@@ -139,8 +139,9 @@ export async function finishPaidCall(
       await dropCallPayment(context, onChain);
       return { status: response.statusCode, headers, charge };
     }
-    Object.assign(headers, paymentReceiptHeaders(await settleCallPayment(context, target, onChain)));
-    if (!onChain.unbooked) counters.record(target.publisher.id, context.identity?.userId ?? null, target.price.total - target.price.fee);
+    const settlement = await settleCallPayment(context, target, onChain);
+    if (settlement) Object.assign(headers, paymentReceiptHeaders(settlement));
+    counters.record(target.publisher.id, context.identity?.userId ?? null, onChain.unbooked ? 0n : target.price.total - target.price.fee);
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)

@@ -12,6 +12,7 @@ import {
   PaymentRequired,
   recordPayment,
   settlePayment,
+  SettlementUnknown,
   verifyExactPayment,
   type PaymentTerms,
   type Settlement,
@@ -26,7 +27,7 @@ export interface OnChainPayment {
   paidToPlatform: boolean;
   /** Settled on-chain: from then on the payment is never marked failed. */
   settled?: boolean;
-  /** Settled, but its booking for the publisher failed (kept as settled_unbooked). */
+  /** Settled or maybe settled, but not booked (kept as settled_unbooked or settle_unknown). */
   unbooked?: boolean;
 }
 
@@ -66,15 +67,21 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
 
 /**
  * After the upstream succeeded: settle through the facilitator (or verify-only). When the platform
- * was paid, the publisher's payable earns the price and the platform's revenue the fee.
+ * was paid, the publisher's payable earns the price and the platform's revenue the fee. Null when
+ * the facilitator gave no clear answer: the payment may have gone on-chain, so the caller still
+ * gets the answer it may have paid for, and the payment is kept as `settle_unknown` for checking.
  */
-export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement> {
+export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement | null> {
   const { terms, payment } = paid;
   let settlement: Settlement;
   try {
     const { settlement: mode, facilitatorUrl } = context.services.config.x402;
     settlement = await settlePayment(payment, terms, { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs });
   } catch (error) {
+    if (error instanceof SettlementUnknown) {
+      await keepUnbooked(context, target, paid, 'settle_unknown', null, error);
+      return null;
+    }
     await markPayment(context.em as EntityManager, terms.network, payment, 'failed', null);
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;
@@ -90,75 +97,95 @@ const BOOKING_RETRY_DELAYS_MS = [200, 800];
 /**
  * The payer's money has moved on-chain, so the caller gets its answer whatever happens here.
  * Booking is idempotent (its transfers' keys), so a failure is tried again. One that still fails
- * leaves the payment `settled_unbooked` with the transfers it needs, keys included, to be booked
- * exactly once later, and an error in the log.
+ * leaves the payment `settled_unbooked` with the transfers it needs, to be booked exactly once
+ * later, and an error in the log.
  */
 async function bookSettledPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
   const { terms, payment } = paid;
-  const em = context.em as EntityManager;
-  const key = `x402-call:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
-  const reference = settlement.transaction || payment.nonce;
   const transaction = settlement.transaction || null;
+  const plan = paid.paidToPlatform ? bookingPlan(target, paid, settlement.transaction || payment.nonce) : [];
   for (let attempt = 0; ; attempt++) {
     try {
-      await em.transactional(async (tx) => {
+      await (context.em as EntityManager).transactional(async (tx) => {
         const db = tx as EntityManager;
         // First in the transaction: transferAll takes its account locks in the ledger's order.
-        if (paid.paidToPlatform) await transferAll(db, await platformBookings(db, target, paid, key, reference));
+        if (plan.length > 0) await transferAll(db, await Promise.all(plan.map((planned) => transferOf(db, planned))));
         await markPayment(db, terms.network, payment, 'settled', transaction);
       });
       return;
     } catch (error) {
       const delay = BOOKING_RETRY_DELAYS_MS[attempt];
-      if (delay !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        continue;
-      }
-      const where = { network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction };
-      if (!paid.paidToPlatform) {
-        // Paid to the publisher's own wallet: nothing to book, only the status could not be written.
-        return context.log.error({ err: error, ...where }, 'x402 call payment settled on-chain but could not be marked settled');
-      }
-      paid.unbooked = true;
-      const unbooked = unbookedTransfers(target, paid, key, reference);
-      context.log.error({ err: error, ...where, unbooked }, 'x402 call payment settled on-chain but not booked; kept as settled_unbooked');
-      await markPaymentUnbooked(em, terms.network, payment, transaction, unbooked).catch((markError) =>
-        context.log.error({ err: markError, ...where }, 'x402 call payment could not be marked settled_unbooked either'),
-      );
-      return;
+      if (delay === undefined) return keepUnbooked(context, target, paid, 'settled_unbooked', transaction, error);
+      await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
 }
 
-/** What booking a payment to the platform takes, written down for whoever books it later. */
-function unbookedTransfers(target: CallTarget, paid: OnChainPayment, key: string, reference: string) {
-  const fee = target.price.fee;
-  return {
-    publisher_id: target.publisher.id,
-    reference,
-    price: { idempotency_key: `${key}:price`, amount: (paid.terms.amount - fee).toString(), from: 'onchain_clearing', to: 'publisher_payable' },
-    fee: fee === 0n ? null : { idempotency_key: `${key}:fee`, amount: fee.toString(), from: 'onchain_clearing', to: 'platform_revenue' },
-  };
+/** Written down with the payment, for whoever books it once it is known to be settled. */
+async function keepUnbooked(
+  context: RequestContext,
+  target: CallTarget,
+  paid: OnChainPayment,
+  status: 'settled_unbooked' | 'settle_unknown',
+  transaction: string | null,
+  error: unknown,
+): Promise<void> {
+  const { terms, payment } = paid;
+  const where = { network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction };
+  // From here on the payment is never marked failed, and its revenue is not counted.
+  paid.settled = true;
+  paid.unbooked = true;
+  const unbooked = paid.paidToPlatform ? bookingPlan(target, paid, transaction || payment.nonce).map(plannedJson) : null;
+  context.log.error({ err: error, ...where, status, unbooked }, `x402 call payment kept as ${status}: it needs checking and, if paid to the platform, booking`);
+  await markPaymentUnbooked(context.em as EntityManager, terms.network, payment, status, transaction, unbooked).catch((markError) =>
+    context.log.error({ err: markError, ...where }, `x402 call payment could not be marked ${status} either`),
+  );
 }
 
-/** The price for the publisher's payable and the fee for the platform, out of on-chain clearing. */
-async function platformBookings(em: EntityManager, target: CallTarget, paid: OnChainPayment, key: string, reference: string): Promise<TransferInput[]> {
-  const clearing = await pickSystemAccount(em, 'onchain_clearing', { shardKey: key });
+interface PlannedAccount {
+  kind: 'onchain_clearing' | 'publisher_payable' | 'platform_revenue';
+  publisherId?: string;
+  shardKey: string;
+}
+
+interface PlannedTransfer {
+  idempotencyKey: string;
+  debit: PlannedAccount;
+  credit: PlannedAccount;
+  amount: bigint;
+  kind: 'charge' | 'gateway_fee';
+  reference: string;
+  metadata: Record<string, unknown>;
+}
+
+/**
+ * What a payment to the platform books: the price for the publisher's payable and the fee for the
+ * platform, out of on-chain clearing (a zero part is left out). The same plan books it now or later.
+ */
+function bookingPlan(target: CallTarget, paid: OnChainPayment, reference: string): PlannedTransfer[] {
+  const key = `x402-call:${paid.terms.network.caip2}:${paid.payment.payer.toLowerCase()}:${paid.payment.nonce}`;
   const fee = target.price.fee;
+  const clearing: PlannedAccount = { kind: 'onchain_clearing', shardKey: key };
   const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: paid.payment.payer };
-  const price: TransferInput = {
+  const price: PlannedTransfer = {
     idempotencyKey: `${key}:price`,
     debit: clearing,
-    credit: await pickSystemAccount(em, 'publisher_payable', { publisherId: target.publisher.id, shardKey: key }),
+    credit: { kind: 'publisher_payable', publisherId: target.publisher.id, shardKey: key },
     amount: paid.terms.amount - fee,
     kind: 'charge',
     reference,
     metadata,
   };
-  if (fee === 0n) return [price];
-  const revenue = await pickSystemAccount(em, 'platform_revenue', { shardKey: key });
-  return [price, { idempotencyKey: `${key}:fee`, debit: clearing, credit: revenue, amount: fee, kind: 'gateway_fee', reference, metadata }];
+  const feeTransfer: PlannedTransfer = { ...price, idempotencyKey: `${key}:fee`, credit: { kind: 'platform_revenue', shardKey: key }, amount: fee, kind: 'gateway_fee' };
+  return [price, feeTransfer].filter((planned) => planned.amount > 0n);
 }
+
+async function transferOf(em: EntityManager, planned: PlannedTransfer): Promise<TransferInput> {
+  const accountOf = ({ kind, publisherId, shardKey }: PlannedAccount) => pickSystemAccount(em, kind, { shardKey, ...(publisherId ? { publisherId } : {}) });
+  return { ...planned, debit: await accountOf(planned.debit), credit: await accountOf(planned.credit) };
+}
+
+const plannedJson = (planned: PlannedTransfer) => ({ ...planned, amount: planned.amount.toString() });
 
 /** The upstream failed: the authorization is never executed. */
 export async function dropCallPayment(context: RequestContext, paid: OnChainPayment): Promise<void> {

@@ -9,9 +9,11 @@ import {
   decodePaymentHeader,
   findNetwork,
   markPayment,
+  markPaymentUnbooked,
   PaymentRejected,
   recordPayment,
   settlePayment,
+  SettlementUnknown,
   verifyExactPayment,
   type PaymentTerms,
   type Settlement,
@@ -72,15 +74,22 @@ export async function acceptCryptoDeposit(
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
+  const idempotencyKey = `x402:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
   let settlement: Settlement;
   try {
     const { settlement: mode, facilitatorUrl } = context.services.config.x402;
     settlement = await settlePayment(payment, terms, { mode, facilitatorUrl });
   } catch (error) {
-    await markPayment(em, terms.network, payment, 'failed', null);
+    if (error instanceof SettlementUnknown) {
+      // It may have gone on-chain: kept with the deposit it still needs, never marked failed.
+      const deposit = { idempotencyKey, amount: terms.amount.toString(), kind: 'deposit', userId, publisherId };
+      await markPaymentUnbooked(em, terms.network, payment, 'settle_unknown', null, [deposit]);
+      context.log.error({ network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, deposit }, 'x402 deposit kept as settle_unknown: the facilitator gave no clear answer');
+    } else {
+      await markPayment(em, terms.network, payment, 'failed', null);
+    }
     throw error;
   }
-  const idempotencyKey = `x402:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
   const prepaid = await ensurePrepaidAccount(em, userId, publisherId);
   const credited = await em.transactional(async (tx) => {
     const db = tx as EntityManager;
