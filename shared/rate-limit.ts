@@ -36,6 +36,7 @@ export const admits = (counts: WindowCounts, limit: number) => rateOf(counts) < 
 
 /** How long until a refused request would be admitted, in whole seconds (at least 1). */
 export function secondsUntilAdmitted({ previous, current, elapsedMs, windowMs }: WindowCounts, limit: number): number {
+  if (!(limit > 0)) return Math.ceil(windowMs / 1000);
   let waitMs: number;
   if (current < limit && previous > 0) {
     // Within this window, once enough of the previous one has slid out.
@@ -45,7 +46,7 @@ export function secondsUntilAdmitted({ previous, current, elapsedMs, windowMs }:
     waitMs = windowMs - elapsedMs + Math.max(0, 1 - limit / current) * windowMs;
   }
   // Past the moment the rate equals the limit, not on it.
-  return Math.max(1, Math.ceil((waitMs + 1) / 1000));
+  return Math.max(1, Math.floor(waitMs / 1000) + 1);
 }
 
 const decide = (counts: WindowCounts, limit: number): RateLimitResult =>

@@ -145,6 +145,12 @@ export class ChangeNotices {
     if (this.closed) return void this.close();
     this.retryDelayMs = 250;
     this.log.info('change listener reconnected; caches start afresh');
-    for (const handler of this.resyncHandlers) handler();
+    for (const handler of this.resyncHandlers) {
+      try {
+        handler();
+      } catch (error) {
+        this.log.error({ err: error }, 'a resync handler failed');
+      }
+    }
   }
 }

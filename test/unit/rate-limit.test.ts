@@ -53,6 +53,8 @@ describe('sliding windows', () => {
     expect(secondsUntilAdmitted(at(10, 8, 0), 10)).toBe(49);
     // This window is full: at the next one.
     expect(secondsUntilAdmitted(at(0, 3, 10_000), 3)).toBe(51);
+    // A limit of nothing admits nothing: a whole window, never NaN.
+    expect([admits(at(0, 0, 0), 0), secondsUntilAdmitted(at(0, 0, 0), 0), secondsUntilAdmitted(at(0, 0, 0), -1)]).toEqual([false, 60, 60]);
   });
 
   it('in memory: refused requests are not counted, so Retry-After holds', async () => {

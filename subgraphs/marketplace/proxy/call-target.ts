@@ -4,7 +4,7 @@ import type { PublisherEndpoint } from '../entities/endpoint.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
-import { endpointIgnoringCase, matchEndpoint } from '../services/match-endpoint.js';
+import { matchEndpoint, protectedEndpointReached } from '../services/match-endpoint.js';
 import { priceAtPath } from '../services/price-at-path.js';
 import { reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
@@ -53,7 +53,7 @@ export async function resolveCallTarget(
   if (!call.viaTools && !endpoint && loaded.endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
     throw forbidden(`${call.method} ${call.path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
   }
-  const shielded = endpoint?.isProtected ? endpoint : call.viaTools ? null : endpointIgnoringCase(loaded.endpoints, call.method, call.path, { protectedOnly: true });
+  const shielded = endpoint?.isProtected ? endpoint : call.viaTools ? null : protectedEndpointReached(loaded.endpoints, call.method, call.path);
   if (shielded) {
     throw forbidden(shielded.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }

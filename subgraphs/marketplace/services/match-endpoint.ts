@@ -20,10 +20,24 @@ interface CompiledTemplate {
 
 /** Templates come from a handful of publishers' endpoint lists: compiled once, not per call (and once more case-folded). */
 const compiledTemplates = new Map<string, CompiledTemplate>();
-const MAX_COMPILED_TEMPLATES = 10_000;
+const MAX_COMPILED_TEMPLATES = 50_000;
+
+/** İ, ı and ſ: letters that case-insensitive servers (Java's equalsIgnoreCase, say) take for i and s, which toLowerCase does not. */
+const FOLDED_AS_ASCII: Record<string, string> = { '\u0130': 'i', '\u0131': 'i', '\u017f': 's' };
+
+/** One character at a time, so a fold never changes a segment's length or merges letters. */
+function foldCase(text: string): string {
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  let folded = '';
+  for (const character of text) {
+    const lower = FOLDED_AS_ASCII[character] ?? character.toLowerCase();
+    folded += lower.length === character.length ? lower : character;
+  }
+  return folded;
+}
 
 /** Decoded first, then folded: `%41dmin` is `Admin`, and ignoring case, `admin`. */
-const decodedSegment = (segment: string, ignoreCase: boolean) => (ignoreCase ? decodePathSegment(segment).toLowerCase() : decodePathSegment(segment));
+const decodedSegment = (segment: string, ignoreCase: boolean) => (ignoreCase ? foldCase(decodePathSegment(segment)) : decodePathSegment(segment));
 
 function compileTemplate(template: string, ignoreCase: boolean): CompiledTemplate {
   const cacheKey = ignoreCase ? `i ${template}` : template;
@@ -56,7 +70,9 @@ function matchSegments(template: CompiledTemplate, given: string[]): Record<stri
       if (!sameLiteral(wanted.literal, given[index]!)) return null;
       continue;
     }
-    const match = wanted.pattern.exec(given[index]!);
+    const segment = given[index]!;
+    // As for literals: a server that strips `;params` reads `/report-1.json;x=1` as `/report-1.json`.
+    const match = wanted.pattern.exec(segment) ?? (segment.includes(';') ? wanted.pattern.exec(segment.slice(0, segment.indexOf(';'))) : null);
     if (!match) return null;
     for (const [position, name] of wanted.names.entries()) params[name] = match[position + 1]!;
   }
@@ -99,21 +115,31 @@ function bestMatch<E extends { method: string; path: string }>(
   return best && { endpoint: best.endpoint, params: best.params };
 }
 
+/** The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for `/premium/{id}`). */
+export function endpointIgnoringCase<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, path: string): E | null {
+  return matchEndpoint(endpoints, method, path, { ignoreCase: true })?.endpoint ?? null;
+}
+
 /**
- * The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for
- * `/premium/{id}`). With `protectedOnly`, the protected endpoint it reaches (`/ADMIN` or
- * `/%41dmin` for a protected `/admin`): protection holds whatever the spelling.
+ * The protected endpoint a call reaches, however it is spelled (`/ADMIN` or `/%41dmin` for a
+ * protected `/admin`). A protected template does not shadow a public literal (`/users/me` stays
+ * public beside a protected `/users/{id}`): it blocks only when no endpoint with fewer placeholders
+ * matches the call, as routing would pick that one.
  */
-export function endpointIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
+export function protectedEndpointReached<E extends { method: string; path: string; isProtected: boolean }>(
   endpoints: readonly E[] | null,
   method: string,
   path: string,
-  options: { protectedOnly?: boolean } = {},
 ): E | null {
-  const candidates = options.protectedOnly ? guardedOf(endpoints ?? []) : endpoints;
-  if (!candidates || candidates.length === 0) return null;
-  return matchEndpoint(candidates, method, path, { ignoreCase: true })?.endpoint ?? null;
+  const guarded = guardedOf(endpoints ?? []);
+  if (guarded.length === 0) return null;
+  const hit = endpointIgnoringCase(guarded, method, path);
+  if (!hit) return null;
+  const best = endpointIgnoringCase(endpoints, method, path)!;
+  return best === hit || placeholdersOf(best.path) >= placeholdersOf(hit.path) ? hit : null;
 }
+
+const placeholdersOf = (template: string) => compileTemplate(template, true).placeholders;
 
 /** An endpoint list's protected endpoints, picked out once per list (the paid path asks on every call). */
 const guardedByList = new WeakMap<readonly object[], readonly object[]>();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { divideUp, formatMicros, parseMicros } from './decimal.js';
-import { endpointIgnoringCase, matchEndpoint, isWellFormedPathTemplate } from './match-endpoint.js';
+import { isWellFormedPathTemplate, matchEndpoint, protectedEndpointReached } from './match-endpoint.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
 import { priceAtPath } from './price-at-path.js';
 import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
@@ -193,12 +193,30 @@ describe('matchEndpoint', () => {
       { method: 'DELETE', path: '/Admin/{id}', isProtected: true },
       { method: 'GET', path: '/public', isProtected: false },
     ];
-    expect(endpointIgnoringCase(guarded, 'DELETE', '/aDMIN/7', { protectedOnly: true })).toBe(guarded[0]);
+    expect(protectedEndpointReached(guarded, 'DELETE', '/aDMIN/7')).toBe(guarded[0]);
+    expect(protectedEndpointReached(guarded, 'GET', '/ADMIN/7')).toBeNull();
+    expect(protectedEndpointReached(guarded, 'GET', '/PUBLIC')).toBeNull();
     // Decoded before it is folded: %41 is A.
-    expect(endpointIgnoringCase(guarded, 'DELETE', '/%41dmin/7', { protectedOnly: true })).toBe(guarded[0]);
-    expect(endpointIgnoringCase([{ method: 'GET', path: '/%41dmin', isProtected: true }], 'GET', '/ADMIN', { protectedOnly: true })).not.toBeNull();
-    expect(endpointIgnoringCase(guarded, 'GET', '/ADMIN/7', { protectedOnly: true })).toBeNull();
-    expect(endpointIgnoringCase(guarded, 'GET', '/PUBLIC', { protectedOnly: true })).toBeNull();
+    expect(protectedEndpointReached(guarded, 'DELETE', '/%41dmin/7')).toBe(guarded[0]);
+    expect(protectedEndpointReached([{ method: 'GET', path: '/%41dmin', isProtected: true }], 'GET', '/ADMIN')).not.toBeNull();
+    // Letters that case-insensitive servers take for ASCII ones: İ, ı, ſ and the Kelvin sign.
+    const item = ['/item', '/status', '/key'].map((path) => ({ method: 'GET', path, isProtected: true }));
+    expect(['/%C4%B0tem', '/%C4%B1tem', '/%C5%BFtatus', '/%E2%84%AAey'].map((path) => protectedEndpointReached(item, 'GET', path)?.path)).toEqual(['/item', '/item', '/status', '/key']);
+    // `;params` after a segment that mixes text and a placeholder.
+    const report = [{ method: 'GET', path: '/report-{id}.json', isProtected: true }];
+    expect(protectedEndpointReached(report, 'GET', '/report-1.json;x=1')).toBe(report[0]);
+  });
+
+  it('does not let a protected template shadow a public literal, while a protected literal beats a public template', () => {
+    const users = [
+      { method: 'GET', path: '/users/me', isProtected: false },
+      { method: 'GET', path: '/users/{id}', isProtected: true },
+      { method: 'GET', path: '/files/{name}', isProtected: false },
+      { method: 'GET', path: '/files/secret', isProtected: true },
+    ];
+    expect(['/users/me', '/users/ME', '/users/42', '/files/a', '/files/SECRET'].map((path) => protectedEndpointReached(users, 'GET', path)?.path ?? null)).toEqual([
+      null, null, '/users/{id}', null, '/files/secret',
+    ]);
   });
 
   it('prices a path that matches an endpoint only in another letter case at the higher of the two prices', () => {
