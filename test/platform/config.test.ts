@@ -1,10 +1,17 @@
-import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../shared/config.js';
 
-const dataDir = () => mkdtempSync(path.join(tmpdir(), 'acp-config-'));
+const made: string[] = [];
+const dataDir = () => {
+  made.push(mkdtempSync(path.join(tmpdir(), 'acp-config-')));
+  return made.at(-1)!;
+};
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('configuration', () => {
   it('in production, a missing secret stops the start with a message naming it', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,9 +16,11 @@ const secrets = {
 };
 
 /** Runs `node dist/subgraphs/accounts/server.js` as its own process and waits until it listens. */
+const subgraphDataDir = mkdtempSync(path.join(tmpdir(), 'acp-split-'));
+
 function startSubgraphProcess(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['dist/subgraphs/accounts/server.js'], {
-    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'acp-split-')) },
+    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: subgraphDataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -44,6 +46,7 @@ afterAll(async () => {
   subgraph?.child.kill('SIGTERM');
   await split?.close();
   await inProcess?.close();
+  rmSync(subgraphDataDir, { recursive: true, force: true });
 });
 
 describe('split mode', () => {

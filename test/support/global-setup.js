@@ -19,8 +19,10 @@ export default async function globalSetup() {
   await import('reflect-metadata');
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
-    const embedded = await startEmbeddedPostgres(mkdtempSync(path.join(tmpdir(), 'acp-test-pg-')), createLogger('warn'), 'postgres');
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-test-pg-'));
+    const embedded = await startEmbeddedPostgres(dataDir, createLogger('warn'), 'postgres');
     globalThis.__embeddedPostgres = embedded;
+    globalThis.__embeddedPostgresDir = dataDir;
     adminUrl = embedded.url;
   }
   const template = `acp_template_${process.pid}_${Date.now().toString(36)}`;

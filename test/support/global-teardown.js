@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 
 export default async function globalTeardown() {
@@ -10,4 +11,5 @@ export default async function globalTeardown() {
     await admin.end();
   }
   await globalThis.__embeddedPostgres?.stop();
+  if (globalThis.__embeddedPostgresDir) rmSync(globalThis.__embeddedPostgresDir, { recursive: true, force: true });
 }
