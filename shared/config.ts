@@ -91,7 +91,6 @@ const envSchema = z.object({
   PROXY_HOLD_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(600),
 });
 
-
 /**
  * How many PROXY_TIMEOUT_MS a paid call can spend between its hold and its charge, at worst: a
  * token exchange of four hops (connect, headers and body each), then the call (connect, headers,

@@ -110,13 +110,16 @@ export class ChangeNotices {
     const notice = noticeOf(payload);
     if (!notice) return this.log.warn({ payload: payload?.slice(0, 200) }, 'ignored a malformed change notice');
     for (const handler of this.handlers.get(notice.topic) ?? []) {
-      for (const key of notice.keys) {
-        try {
-          handler(key);
-        } catch (error) {
-          this.log.error({ err: error, topic: notice.topic }, 'a change handler failed');
-        }
-      }
+      for (const key of notice.keys) this.safely(() => handler(key), 'a change handler failed');
+    }
+  }
+
+  /** One cache's failure never keeps the others from hearing of a change. */
+  private safely(run: () => void, failure: string): void {
+    try {
+      run();
+    } catch (error) {
+      this.log.error({ err: error }, failure);
     }
   }
 
@@ -145,12 +148,6 @@ export class ChangeNotices {
     if (this.closed) return void this.close();
     this.retryDelayMs = 250;
     this.log.info('change listener reconnected; caches start afresh');
-    for (const handler of this.resyncHandlers) {
-      try {
-        handler();
-      } catch (error) {
-        this.log.error({ err: error }, 'a resync handler failed');
-      }
-    }
+    for (const handler of this.resyncHandlers) this.safely(handler, 'a resync handler failed');
   }
 }

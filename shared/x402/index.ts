@@ -3,7 +3,7 @@ export { findNetwork, X402_NETWORKS, type X402Network } from './networks.js';
 export { encodeHeaderJson, paymentRequiredBody, paymentRequiredHeader, requirementsV1, type PaymentRequirementsV1, type PaymentTerms } from './requirements.js';
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, VALIDITY_MARGIN_SECONDS, type Authorization, type VerifiedPayment } from './verify.js';
 export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptions } from './settle.js';
-export { markPayment, markPaymentUnbooked, recordPayment } from './payments.js';
+export { markPayment, recordPayment } from './payments.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';
 export { PaymentRequired, paymentHeaderOf, paymentReceiptHeaders, sendPaymentRequired } from './http.js';

@@ -21,34 +21,23 @@ export async function recordPayment(
   return rows.length === 1;
 }
 
+/**
+ * `settled_unbooked` (settled on-chain, not booked) and `settle_unknown` (it may have gone
+ * on-chain) keep the transfers they still need: their idempotency keys make booking them later
+ * exactly-once, even if a booking did commit unseen.
+ */
+export type PaymentStatus = 'settled' | 'failed' | 'settled_unbooked' | 'settle_unknown';
+
 export async function markPayment(
   em: EntityManager,
   network: X402Network,
   payment: VerifiedPayment,
-  status: 'settled' | 'failed',
+  status: PaymentStatus,
   transaction: string | null,
-): Promise<void> {
-  await em.execute(
-    `update x402_payment set status = ?, transaction = ?, settled_at = now() where network = ? and payer = ? and nonce = ?`,
-    [status, transaction, network.caip2, payment.payer.toLowerCase(), payment.nonce],
-  );
-}
-
-/**
- * Settled on-chain but not booked (`settled_unbooked`), or of unknown outcome (`settle_unknown`):
- * kept with the transfers it still needs, whose idempotency keys make booking them later
- * exactly-once, even if a booking did commit unseen.
- */
-export async function markPaymentUnbooked(
-  em: EntityManager,
-  network: X402Network,
-  payment: VerifiedPayment,
-  status: 'settled_unbooked' | 'settle_unknown',
-  transaction: string | null,
-  unbookedTransfers: unknown,
+  unbookedTransfers: unknown = null,
 ): Promise<void> {
   await em.execute(
     `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
-    [status, transaction, JSON.stringify(unbookedTransfers ?? null), network.caip2, payment.payer.toLowerCase(), payment.nonce],
+    [status, transaction, JSON.stringify(unbookedTransfers), network.caip2, payment.payer.toLowerCase(), payment.nonce],
   );
 }

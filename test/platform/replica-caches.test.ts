@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CHANGE_LISTENER_APPLICATION } from '../../shared/db/change-notices.js';
+import { announceChange, CHANGE_LISTENER_APPLICATION } from '../../shared/db/change-notices.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 import { registerAgent, signUpVerified, type SignedInUser } from '../support/accounts.js';
 import { fundWallet } from '../support/funding.js';
@@ -94,6 +94,26 @@ describe('caches shared by replicas', () => {
     for (let waited = 0; heard.length === 0 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(heard).toEqual(['heard-it']);
     expect((await second.api.get('/healthz')).status).toBe(200);
+  });
+
+  it('a change announced inside a transaction reaches the others when it commits, and never if it rolls back', async () => {
+    const heard: string[] = [];
+    second.platform.services.changes.on('publisher', (slug) => heard.push(slug));
+    const em = first.platform.services.orm.em.fork() as EntityManager;
+    await em
+      .transactional(async (tx) => {
+        await announceChange(tx as EntityManager, 'publisher', ['rolled-back']);
+        throw new Error('the change fails');
+      })
+      .catch(() => undefined);
+    await em.transactional(async (tx) => {
+      await announceChange(tx as EntityManager, 'publisher', ['committed']);
+      // Not yet: the notice waits for the commit.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard).toEqual([]);
+    });
+    for (let waited = 0; heard.length === 0 && waited < 3000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(heard).toEqual(['committed']);
   });
 
   it('a replica whose listener was cut off forgets every cached publisher, since it may have missed notices', async () => {

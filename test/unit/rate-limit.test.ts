@@ -105,6 +105,14 @@ describe('rate limiters', () => {
     await redis.set(`ratelimit:{${crowded}}:60000:${Math.floor(Number(seconds) / 60) - 1}`, 1_000_000_000, 'PX', 120_000);
     redis.disconnect();
     expect(await first.consume(crowded, 5, 60)).toMatchObject({ allowed: false });
+    // Refused requests are not counted: the window holds the one admitted.
+    const knocking = `test:${randomUUID()}`;
+    expect((await first.consume(knocking, 1, 60)).allowed).toBe(true);
+    for (let i = 0; i < 5; i++) expect((await first.consume(knocking, 1, 60)).allowed).toBe(false);
+    const counter = new Redis(redisUrl);
+    const counted = await Promise.all((await counter.keys(`ratelimit:{${knocking}}:*`)).map((name) => counter.get(name)));
+    counter.disconnect();
+    expect(counted.map(Number).reduce((sum, count) => sum + count, 0)).toBe(1);
   });
 
   it.each([

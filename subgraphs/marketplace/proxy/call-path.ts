@@ -1,17 +1,15 @@
 import { badRequest } from '../../../shared/errors.js';
-import { decodePathSegment } from '../services/path-segment.js';
 
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 const invalidPath = (detail: string) => badRequest('invalid_path', `The called path ${detail}`);
 
-/** What the data plane's router accepts too (it answers 400 to anything else before the proxy runs). */
-function isUtf8Encoded(segment: string): boolean {
+/** Percent-encoding must be UTF-8, as the data plane's router requires too (it answers 400 to anything else before the proxy runs). */
+function decodedUtf8(segment: string): string {
   try {
-    decodeURIComponent(segment);
-    return true;
+    return decodeURIComponent(segment);
   } catch {
-    return false;
+    throw invalidPath('has percent-encoding that is not UTF-8');
   }
 }
 
@@ -32,8 +30,7 @@ export function checkedCallPath(path: string): string {
     if (/[?#\\]/.test(segment) || CONTROL_CHARACTER.test(segment)) {
       throw invalidPath('contains a character that is not allowed unencoded ("?", "#", "\\" or a control character)');
     }
-    if (!isUtf8Encoded(segment)) throw invalidPath('has percent-encoding that is not UTF-8');
-    const decoded = decodePathSegment(segment);
+    const decoded = segment.includes('%') ? decodedUtf8(segment) : segment;
     if (isDotSegment(decoded)) throw invalidPath('contains a "." or ".." segment');
     if (/[/\\]/.test(decoded) || CONTROL_CHARACTER.test(decoded)) {
       throw invalidPath('contains an encoded slash, backslash or control character');

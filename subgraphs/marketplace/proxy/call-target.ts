@@ -4,11 +4,9 @@ import type { PublisherEndpoint } from '../entities/endpoint.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
-import { matchEndpoint, protectedEndpointReached } from '../services/match-endpoint.js';
-import { priceAtPath } from '../services/price-at-path.js';
-import { reserveFor, type CallPrice } from '../services/pricing.js';
+import { matchEndpoint, matchIgnoringCase, type CaseInsensitiveMatch } from '../services/match-endpoint.js';
+import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
-
 
 export interface CallTarget {
   loaded: PublisherForCall;
@@ -26,6 +24,9 @@ export interface CallTarget {
   /** x402_per_request: the call may be paid on-chain, per request. */
   payableOnChain: boolean;
 }
+
+/** A tool call names a tool, not a path: no endpoint is matched. */
+const NO_MATCH: CaseInsensitiveMatch<PublisherEndpoint> = { endpoint: null, protectedEndpoint: null };
 
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
@@ -53,16 +54,17 @@ export async function resolveCallTarget(
   if (!call.viaTools && !endpoint && loaded.endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
     throw forbidden(`${call.method} ${call.path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
   }
-  const shielded = endpoint?.isProtected ? endpoint : call.viaTools ? null : protectedEndpointReached(loaded.endpoints, call.method, call.path);
+  const folded: CaseInsensitiveMatch<PublisherEndpoint> = call.viaTools ? NO_MATCH : matchIgnoringCase(loaded.endpoints, call.method, call.path);
+  const shielded = endpoint?.isProtected ? endpoint : folded.protectedEndpoint;
   if (shielded) {
     throw forbidden(shielded.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
   }
   const pricing = pricingOf(loaded.pricing);
-  const price = priceAtPath(
+  const price = priceOfCall(
     pricing,
-    call.viaTools ? null : loaded.endpoints,
     endpoint,
-    { method: call.method, path: call.path, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
+    folded.endpoint,
+    { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );
   const anonymousAllowed = endpoint?.access === 'public_anonymous';

@@ -7,7 +7,6 @@ import {
   decodePaymentHeader,
   findNetwork,
   markPayment,
-  markPaymentUnbooked,
   PaymentRejected,
   PaymentRequired,
   recordPayment,
@@ -137,7 +136,7 @@ async function keepUnbooked(
   paid.unbooked = true;
   const unbooked = paid.paidToPlatform ? bookingPlan(target, paid, transaction || payment.nonce).map(plannedJson) : null;
   context.log.error({ err: error, ...where, status, unbooked }, `x402 call payment kept as ${status}: it needs checking and, if paid to the platform, booking`);
-  await markPaymentUnbooked(context.em as EntityManager, terms.network, payment, status, transaction, unbooked).catch((markError) =>
+  await markPayment(context.em as EntityManager, terms.network, payment, status, transaction, unbooked).catch((markError) =>
     context.log.error({ err: markError, ...where }, `x402 call payment could not be marked ${status} either`),
   );
 }

@@ -6,8 +6,8 @@ import { PublisherPricing } from '../entities/pricing.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { findActivePublisher } from './find-publisher.js';
-import { matchEndpoint } from './match-endpoint.js';
-import { priceAtPath } from './price-at-path.js';
+import { matchEndpoint, matchIgnoringCase } from './match-endpoint.js';
+import { priceOfCall } from './pricing.js';
 import { pricingOf } from './pricing-of.js';
 import { toolCallName } from './reserved-paths.js';
 import { oneOf } from './validate.js';
@@ -31,13 +31,16 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   const pricing = pricingOf(await context.em.find(PublisherPricing, { publisherId: publisher.id }));
   // As the data plane routes it: a tool call is priced per execution.
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
-  const endpoints = input.path && !toolCall ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }, { orderBy: { position: 'asc' } }) : [];
-  const endpoint = input.path && !toolCall ? (matchEndpoint(endpoints, method, input.path)?.endpoint ?? null) : null;
-  const price = priceAtPath(
+  const path = toolCall ? '' : (input.path ?? '');
+  // Without a path to match, no endpoint list is read, and nothing matches an empty one.
+  const endpoints = path ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }, { orderBy: { position: 'asc' } }) : [];
+  const endpoint = matchEndpoint(endpoints, method, path)?.endpoint ?? null;
+  const lookalike = matchIgnoringCase(endpoints, method, path).endpoint;
+  const price = priceOfCall(
     pricing,
-    endpoints,
     endpoint,
-    { method, path: input.path ?? '', rows: input.rows ?? 0, execution: toolCall || publisher.publisherCategory === 'compute' },
+    lookalike,
+    { method, rows: input.rows ?? 0, execution: toolCall || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );
   return {

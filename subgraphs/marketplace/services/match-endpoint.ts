@@ -92,51 +92,57 @@ export function matchEndpoint<E extends { method: string; path: string }>(
   options: { ignoreCase?: boolean } = {},
 ): EndpointMatch<E> | null {
   const ignoreCase = options.ignoreCase === true;
-  const given = segmentsOf(path).map((segment) => decodedSegment(segment, ignoreCase));
-  const wanted = method.toUpperCase();
-  const exact = bestMatch(endpoints, wanted, given, ignoreCase);
-  return exact ?? (wanted === 'HEAD' ? bestMatch(endpoints, 'GET', given, ignoreCase) : null);
+  return matchGiven(endpoints, method.toUpperCase(), givenSegments(path, ignoreCase), ignoreCase);
 }
 
-function bestMatch<E extends { method: string; path: string }>(
+const givenSegments = (path: string, ignoreCase: boolean) => segmentsOf(path).map((segment) => decodedSegment(segment, ignoreCase));
+
+/** The best match for `method`, and for a HEAD without one of its own, the GET's. */
+function matchGiven<E extends { method: string; path: string }>(
   endpoints: readonly E[] | null,
   method: string,
   given: string[],
   ignoreCase: boolean,
 ): EndpointMatch<E> | null {
-  let best: (EndpointMatch<E> & { placeholders: number }) | null = null;
-  for (const endpoint of endpoints ?? []) {
-    if (endpoint.method.toUpperCase() !== method) continue;
-    const template = compileTemplate(endpoint.path, ignoreCase);
-    if (best && template.placeholders >= best.placeholders) continue;
-    const params = matchSegments(template, given);
-    if (params) best = { endpoint, params, placeholders: template.placeholders };
+  for (const tried of method === 'HEAD' ? ['HEAD', 'GET'] : [method]) {
+    let best: (EndpointMatch<E> & { placeholders: number }) | null = null;
+    for (const endpoint of endpoints ?? []) {
+      if (endpoint.method.toUpperCase() !== tried) continue;
+      const template = compileTemplate(endpoint.path, ignoreCase);
+      if (best && template.placeholders >= best.placeholders) continue;
+      const params = matchSegments(template, given);
+      if (params) best = { endpoint, params, placeholders: template.placeholders };
+    }
+    if (best) return { endpoint: best.endpoint, params: best.params };
   }
-  return best && { endpoint: best.endpoint, params: best.params };
+  return null;
 }
 
-/** The endpoint a call reaches on an upstream that ignores letter case (`/Premium/1` for `/premium/{id}`). */
-export function endpointIgnoringCase<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, path: string): E | null {
-  return matchEndpoint(endpoints, method, path, { ignoreCase: true })?.endpoint ?? null;
+export interface CaseInsensitiveMatch<E> {
+  /** The endpoint the call reaches on an upstream that ignores letter case (`/Premium/1` for `/premium/{id}`). */
+  endpoint: E | null;
+  /**
+   * The protected endpoint it reaches, however it is spelled (`/ADMIN` or `/%41dmin` for a protected
+   * `/admin`). A protected template does not shadow a public literal (`/users/me` stays public
+   * beside a protected `/users/{id}`): it counts only when no endpoint with fewer placeholders
+   * matches the call, as routing would pick that one.
+   */
+  protectedEndpoint: E | null;
 }
 
-/**
- * The protected endpoint a call reaches, however it is spelled (`/ADMIN` or `/%41dmin` for a
- * protected `/admin`). A protected template does not shadow a public literal (`/users/me` stays
- * public beside a protected `/users/{id}`): it blocks only when no endpoint with fewer placeholders
- * matches the call, as routing would pick that one.
- */
-export function protectedEndpointReached<E extends { method: string; path: string; isProtected: boolean }>(
+/** How a call matches ignoring letter case, for pricing and protection alike: the path is decoded and folded once. */
+export function matchIgnoringCase<E extends { method: string; path: string; isProtected: boolean }>(
   endpoints: readonly E[] | null,
   method: string,
   path: string,
-): E | null {
-  const guarded = guardedOf(endpoints ?? []);
-  if (guarded.length === 0) return null;
-  const hit = endpointIgnoringCase(guarded, method, path);
-  if (!hit) return null;
-  const best = endpointIgnoringCase(endpoints, method, path)!;
-  return best === hit || placeholdersOf(best.path) >= placeholdersOf(hit.path) ? hit : null;
+): CaseInsensitiveMatch<E> {
+  const wanted = method.toUpperCase();
+  const given = givenSegments(path, true);
+  const endpoint = matchGiven(endpoints, wanted, given, true)?.endpoint ?? null;
+  const guarded = endpoints ? guardedOf(endpoints) : [];
+  const hit = endpoint?.isProtected ? endpoint : guarded.length > 0 ? (matchGiven(guarded, wanted, given, true)?.endpoint ?? null) : null;
+  const reached = hit !== null && (hit === endpoint || placeholdersOf(endpoint!.path) >= placeholdersOf(hit.path));
+  return { endpoint, protectedEndpoint: reached ? hit : null };
 }
 
 const placeholdersOf = (template: string) => compileTemplate(template, true).placeholders;

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { divideUp, formatMicros, parseMicros } from './decimal.js';
-import { isWellFormedPathTemplate, matchEndpoint, protectedEndpointReached } from './match-endpoint.js';
+import { isWellFormedPathTemplate, matchEndpoint, matchIgnoringCase } from './match-endpoint.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
-import { priceAtPath } from './price-at-path.js';
-import { priceCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
+import { priceCall, priceOfCall, priceUpstreamCost, reserveFor, type PricingTerms } from './pricing.js';
 
 const usd = (text: string) => parseMicros(text, 'test');
 const terms = (overrides: Partial<PricingTerms> = {}): PricingTerms => ({
@@ -193,18 +192,18 @@ describe('matchEndpoint', () => {
       { method: 'DELETE', path: '/Admin/{id}', isProtected: true },
       { method: 'GET', path: '/public', isProtected: false },
     ];
-    expect(protectedEndpointReached(guarded, 'DELETE', '/aDMIN/7')).toBe(guarded[0]);
-    expect(protectedEndpointReached(guarded, 'GET', '/ADMIN/7')).toBeNull();
-    expect(protectedEndpointReached(guarded, 'GET', '/PUBLIC')).toBeNull();
+    expect(matchIgnoringCase(guarded, 'DELETE', '/aDMIN/7').protectedEndpoint).toBe(guarded[0]);
+    expect(matchIgnoringCase(guarded, 'GET', '/ADMIN/7').protectedEndpoint).toBeNull();
+    expect(matchIgnoringCase(guarded, 'GET', '/PUBLIC').protectedEndpoint).toBeNull();
     // Decoded before it is folded: %41 is A.
-    expect(protectedEndpointReached(guarded, 'DELETE', '/%41dmin/7')).toBe(guarded[0]);
-    expect(protectedEndpointReached([{ method: 'GET', path: '/%41dmin', isProtected: true }], 'GET', '/ADMIN')).not.toBeNull();
+    expect(matchIgnoringCase(guarded, 'DELETE', '/%41dmin/7').protectedEndpoint).toBe(guarded[0]);
+    expect(matchIgnoringCase([{ method: 'GET', path: '/%41dmin', isProtected: true }], 'GET', '/ADMIN').protectedEndpoint).not.toBeNull();
     // Letters that case-insensitive servers take for ASCII ones: İ, ı, ſ and the Kelvin sign.
     const item = ['/item', '/status', '/key'].map((path) => ({ method: 'GET', path, isProtected: true }));
-    expect(['/%C4%B0tem', '/%C4%B1tem', '/%C5%BFtatus', '/%E2%84%AAey'].map((path) => protectedEndpointReached(item, 'GET', path)?.path)).toEqual(['/item', '/item', '/status', '/key']);
+    expect(['/%C4%B0tem', '/%C4%B1tem', '/%C5%BFtatus', '/%E2%84%AAey'].map((path) => matchIgnoringCase(item, 'GET', path).protectedEndpoint?.path)).toEqual(['/item', '/item', '/status', '/key']);
     // `;params` after a segment that mixes text and a placeholder.
     const report = [{ method: 'GET', path: '/report-{id}.json', isProtected: true }];
-    expect(protectedEndpointReached(report, 'GET', '/report-1.json;x=1')).toBe(report[0]);
+    expect(matchIgnoringCase(report, 'GET', '/report-1.json;x=1').protectedEndpoint).toBe(report[0]);
   });
 
   it('does not let a protected template shadow a public literal, while a protected literal beats a public template', () => {
@@ -214,7 +213,7 @@ describe('matchEndpoint', () => {
       { method: 'GET', path: '/files/{name}', isProtected: false },
       { method: 'GET', path: '/files/secret', isProtected: true },
     ];
-    expect(['/users/me', '/users/ME', '/users/42', '/files/a', '/files/SECRET'].map((path) => protectedEndpointReached(users, 'GET', path)?.path ?? null)).toEqual([
+    expect(['/users/me', '/users/ME', '/users/42', '/files/a', '/files/SECRET'].map((path) => matchIgnoringCase(users, 'GET', path).protectedEndpoint?.path ?? null)).toEqual([
       null, null, '/users/{id}', null, '/files/secret',
     ]);
   });
@@ -227,7 +226,8 @@ describe('matchEndpoint', () => {
       { method: 'GET', path: '/reports/premium', isProtected: false, price: usd('1') },
     ] as PublisherEndpoint[];
     const pricing = terms({ pricePerCall: usd('0.01') });
-    const totalAt = (path: string) => priceAtPath(pricing, listed, matchEndpoint(listed, 'GET', path)?.endpoint ?? null, { method: 'GET', path }, 0n).total;
+    const totalAt = (path: string) =>
+      priceOfCall(pricing, matchEndpoint(listed, 'GET', path)?.endpoint ?? null, matchIgnoringCase(listed, 'GET', path).endpoint, { method: 'GET' }, 0n).total;
     expect([totalAt('/premium/1'), totalAt('/Premium/1'), totalAt('/PREMIUM/1'), totalAt('/%50remium/1')]).toEqual([usd('0.05'), usd('0.05'), usd('0.05'), usd('0.05')]);
     expect([totalAt('/cheap'), totalAt('/CHEAP'), totalAt('/elsewhere')]).toEqual([usd('0.001'), usd('0.01'), usd('0.01')]);
     // The exact spelling matches the cheap template, but an upstream ignoring case serves the premium report.

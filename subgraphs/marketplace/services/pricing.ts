@@ -83,6 +83,26 @@ export function priceCall(
 }
 
 /**
+ * What a call costs: its endpoint's price (the default price when its spelling matches none). An
+ * upstream that ignores letter case serves `/Premium/1` as the documented `/premium/{id}`, and
+ * `/reports/PREMIUM` as `/reports/premium` rather than `/reports/{name}`, so a call pays the higher
+ * of that and the price of `lookalike`, the endpoint it matches ignoring case: a change of case
+ * never makes a call cheaper. (Access still follows the exact spelling only.)
+ */
+export function priceOfCall<E extends { price: bigint | null }>(
+  pricing: PricingTerms,
+  endpoint: E | null,
+  lookalike: E | null,
+  call: CallShape,
+  gatewayFeePercent: bigint,
+): CallPrice {
+  const price = priceCall(pricing, endpoint, call, gatewayFeePercent);
+  if (!lookalike || lookalike === endpoint) return price;
+  const lookalikePrice = priceCall(pricing, lookalike, call, gatewayFeePercent);
+  return lookalikePrice.total > price.total ? lookalikePrice : price;
+}
+
+/**
  * pay_per_use publishers report their cost in the response: charge it with markup and fee; when it
  * cannot be read, charge unresolved_fallback_charge (or the reserved amount). Never above
  * reserve_max_charge, nor above `held` (what was reserved for the call).

@@ -9,7 +9,6 @@ import {
   decodePaymentHeader,
   findNetwork,
   markPayment,
-  markPaymentUnbooked,
   PaymentRejected,
   recordPayment,
   settlePayment,
@@ -83,7 +82,7 @@ export async function acceptCryptoDeposit(
     if (error instanceof SettlementUnknown) {
       // It may have gone on-chain: kept with the deposit it still needs, never marked failed.
       const deposit = { idempotencyKey, amount: terms.amount.toString(), kind: 'deposit', userId, publisherId };
-      await markPaymentUnbooked(em, terms.network, payment, 'settle_unknown', null, [deposit]);
+      await markPayment(em, terms.network, payment, 'settle_unknown', null, [deposit]);
       context.log.error({ network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, deposit }, 'x402 deposit kept as settle_unknown: the facilitator gave no clear answer');
     } else {
       await markPayment(em, terms.network, payment, 'failed', null);
