@@ -34,7 +34,15 @@ export class Migration20261122011500_x402_unbooked_payments extends Migration {
   }
 }
 
+/** The booking sweep and the operator's list find unfinished payments without reading every payment. */
+export class Migration20261122090000_x402_unsettled_index extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`create index "x402_payment_unsettled" on "x402_payment" ("settled_at") where "status" in ('settled_unbooked', 'settle_unknown')`);
+  }
+}
+
 export const x402Migrations: MigrationObject[] = [
   { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
   { name: 'Migration20261122011500_x402_unbooked_payments', class: Migration20261122011500_x402_unbooked_payments },
+  { name: 'Migration20261122090000_x402_unsettled_index', class: Migration20261122090000_x402_unsettled_index },
 ];

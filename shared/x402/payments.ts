@@ -28,16 +28,28 @@ export async function recordPayment(
  */
 export type PaymentStatus = 'settled' | 'failed' | 'settled_unbooked' | 'settle_unknown';
 
+/** Which authorization a row records: (network, payer, nonce), its primary key. */
+export interface PaymentKey {
+  network: string;
+  payer: string;
+  nonce: string;
+}
+
+export const paymentKey = (network: X402Network, payment: VerifiedPayment): PaymentKey => ({
+  network: network.caip2,
+  payer: payment.payer.toLowerCase(),
+  nonce: payment.nonce,
+});
+
 export async function markPayment(
   em: EntityManager,
-  network: X402Network,
-  payment: VerifiedPayment,
+  key: PaymentKey,
   status: PaymentStatus,
   transaction: string | null,
   unbookedTransfers: unknown = null,
 ): Promise<void> {
   await em.execute(
     `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
-    [status, transaction, JSON.stringify(unbookedTransfers), network.caip2, payment.payer.toLowerCase(), payment.nonce],
+    [status, transaction, JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce],
   );
 }

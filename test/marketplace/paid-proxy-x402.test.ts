@@ -8,7 +8,8 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { signPaymentHeader } from '../support/x402.js';
+import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment } from '../../shared/x402/index.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
 const PLATFORM_PAY_TO = Wallet.createRandom().address;
@@ -51,6 +52,21 @@ function x402Publisher(overrides: Record<string, unknown> = {}) {
     pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
     ...overrides,
   });
+}
+
+async function paymentOf(slug: string, path: string) {
+  const em = t.platform.services.orm.em.fork() as EntityManager;
+  const [payment] = await em.execute(`select * from x402_payment where resource like ?`, [`%/${slug}${path}`]);
+  return payment;
+}
+
+async function payableOf(publisherId: string): Promise<string> {
+  const em = t.platform.services.orm.em.fork() as EntityManager;
+  const [payable] = await em.execute(
+    `select coalesce(sum(credits_posted - debits_posted), 0)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+    [publisherId],
+  );
+  return payable.balance;
 }
 
 const reached = (path: string) => upstream.requests.filter((request) => request.path === path).length;
@@ -148,14 +164,9 @@ describe('x402 per request', () => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    await refuseX402Bookings(em, failures);
-    try {
-      const response = await t.api.get(`/publishers/${pub.slug}/echo/unbooked`, { headers: { 'X-PAYMENT': header } });
-      expect([response.status, response.body.path]).toEqual([200, '/echo/unbooked']);
-      expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
-    } finally {
-      await em.execute('drop trigger refuse_x402_bookings on ledger_transfer; drop function refuse_x402_bookings(); drop sequence x402_booking_refusals');
-    }
+    const response = await withX402BookingsRefused(em, failures, () => t.api.get(`/publishers/${pub.slug}/echo/unbooked`, { headers: { 'X-PAYMENT': header } }));
+    expect([response.status, response.body.path]).toEqual([200, '/echo/unbooked']);
+    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
     const [payment] = await em.execute(`select status, transaction, unbooked_transfers from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unbooked`]);
     expect(payment.status).toBe(status);
     expect(payment.transaction).toMatch(/^0x/);
@@ -172,6 +183,60 @@ describe('x402 per request', () => {
       [pub.id],
     );
     expect(payable.balance ?? '0').toBe(booked);
+  });
+
+  it('the sweep books a payment left settled_unbooked from the plan it kept, exactly once even when two sweeps race, and tries again while the database still refuses', async () => {
+    const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const log = t.platform.services.log;
+    await bookUnbookedPayments(em, log); // what earlier tests left unbooked, so the counts below are this payment's
+    const stillRefused = await withX402BookingsRefused(em, 1000, async () => {
+      const response = await t.api.get(`/publishers/${pub.slug}/echo/swept`, { headers: { 'X-PAYMENT': header } });
+      expect(response.status).toBe(200);
+      return bookUnbookedPayments(em, log);
+    });
+    expect(stillRefused).toEqual({ booked: 0, failed: 1 });
+    expect(await paymentOf(pub.slug, '/echo/swept')).toMatchObject({ status: 'settled_unbooked' });
+    const sweeps = await Promise.all([bookUnbookedPayments(em.fork(), log), bookUnbookedPayments(em.fork(), log)]);
+    expect(sweeps.map((sweep) => sweep.booked).sort()).toEqual([0, 1]);
+    const payment = await paymentOf(pub.slug, '/echo/swept');
+    expect(payment).toMatchObject({ status: 'settled', unbooked_transfers: null });
+    expect(await payableOf(pub.id)).toBe('10000');
+    const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${payment.nonce}:%`]);
+    expect(references).toEqual([{ reference: payment.transaction }]);
+    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 0, failed: 0 });
+  });
+
+  it('a settle_unknown payment found on-chain is booked with its transaction; one that never went on-chain is failed and books nothing', async () => {
+    const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
+    const log = t.platform.services.log;
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    facilitator.garbleSettlement = true;
+    try {
+      for (const path of ['/echo/found', '/echo/lost']) {
+        const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
+        expect((await t.api.get(`/publishers/${pub.slug}${path}`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
+      }
+    } finally {
+      facilitator.garbleSettlement = false;
+    }
+    const found = await paymentOf(pub.slug, '/echo/found');
+    const lost = await paymentOf(pub.slug, '/echo/lost');
+    const unsettled = await listUnsettledPayments(em);
+    expect(unsettled.filter((listed) => [found.nonce, lost.nonce].includes(listed.nonce)).map((listed) => listed.status)).toEqual(['settle_unknown', 'settle_unknown']);
+    const transaction = `0x${'ab'.repeat(32)}`;
+    // A payer address as an operator might paste it, in its checksummed spelling.
+    const foundKey = { network: found.network, payer: payer.address, nonce: found.nonce };
+    expect(await resolveUnknownPayment(em, foundKey, { settled: true, transaction }, log)).toBe('booked');
+    expect(await paymentOf(pub.slug, '/echo/found')).toMatchObject({ status: 'settled', transaction, unbooked_transfers: null });
+    expect(await payableOf(pub.id)).toBe('10000');
+    const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${found.nonce}:%`]);
+    expect(references).toEqual([{ reference: transaction }]);
+    expect(await resolveUnknownPayment(em, foundKey, { settled: false }, log)).toBe('not_found');
+    expect(await resolveUnknownPayment(em, { network: lost.network, payer: lost.payer, nonce: lost.nonce }, { settled: false }, log)).toBe('failed');
+    expect(await paymentOf(pub.slug, '/echo/lost')).toMatchObject({ status: 'failed', unbooked_transfers: null });
+    expect(await payableOf(pub.id)).toBe('10000');
   });
 
   it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {
@@ -195,16 +260,3 @@ describe('x402 per request', () => {
     expect([replay.status, replay.body.error]).toEqual([402, 'duplicate_settlement']);
   });
 });
-
-/** The database refuses the first `failures` ledger rows of on-chain payments (a sequence counts across rollbacks). */
-async function refuseX402Bookings(em: EntityManager, failures: number): Promise<void> {
-  await em.execute('create sequence x402_booking_refusals');
-  await em.execute(`create function refuse_x402_bookings() returns trigger language plpgsql as $$
-    begin
-      if new.metadata->>'method' = 'x402' and nextval('x402_booking_refusals') <= ${failures} then
-        raise exception 'booking refused by the test';
-      end if;
-      return new;
-    end $$`);
-  await em.execute('create trigger refuse_x402_bookings before insert on ledger_transfer for each row execute function refuse_x402_bookings()');
-}

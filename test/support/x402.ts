@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BaseWallet } from 'ethers';
 import { findNetwork, transferWithAuthorizationTypes } from '../../shared/x402/index.js';
 
@@ -35,4 +36,25 @@ export async function signPaymentHeader(wallet: BaseWallet, options: SignOptions
       ? { x402Version: 2, accepted: { scheme: 'exact', network: network.caip2, asset: network.asset, payTo: options.to, amount: authorization.value }, payload }
       : { x402Version: 1, scheme: 'exact', network: network.name, payload };
   return Buffer.from(JSON.stringify(message)).toString('base64');
+}
+
+/**
+ * Runs `work` while the database refuses the first `failures` ledger rows of on-chain payments
+ * (a sequence counts across rollbacks), as a database that fails mid-booking would.
+ */
+export async function withX402BookingsRefused<T>(em: EntityManager, failures: number, work: () => Promise<T>): Promise<T> {
+  await em.execute('create sequence x402_booking_refusals');
+  await em.execute(`create function refuse_x402_bookings() returns trigger language plpgsql as $$
+    begin
+      if new.metadata->>'method' = 'x402' and nextval('x402_booking_refusals') <= ${failures} then
+        raise exception 'booking refused by the test';
+      end if;
+      return new;
+    end $$`);
+  await em.execute('create trigger refuse_x402_bookings before insert on ledger_transfer for each row execute function refuse_x402_bookings()');
+  try {
+    return await work();
+  } finally {
+    await em.execute('drop trigger refuse_x402_bookings on ledger_transfer; drop function refuse_x402_bookings(); drop sequence x402_booking_refusals');
+  }
 }

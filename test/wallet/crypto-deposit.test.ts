@@ -6,7 +6,8 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { signPaymentHeader } from '../support/x402.js';
+import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { bookUnbookedPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 import { FakeFacilitator } from '../fakes/facilitator.js';
 
 const PLATFORM_PAY_TO = Wallet.createRandom().address;
@@ -67,7 +68,15 @@ describe('on-chain deposit (x402)', () => {
     const calls = facilitator.calls.length;
     const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, header);
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ amount: '1.50', publisher_id: publisherId, prepaid_balance: '1.50', payer: payer.address, network: 'eip155:84532' });
+    expect(response.body.data).toMatchObject({
+      amount: '1.50',
+      publisher_id: publisherId,
+      prepaid_balance: '1.50',
+      payer: payer.address,
+      network: 'eip155:84532',
+      status: 'credited',
+      transaction_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
     const receipt = decode(response.headers.get('x-payment-response'));
     expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: payer.address });
     expect(decode(response.headers.get('payment-response'))).toEqual(receipt);
@@ -149,10 +158,45 @@ describe('on-chain deposit (x402)', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const [payment] = await em.execute(`select status, unbooked_transfers from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
     expect(payment.status).toBe('settle_unknown');
-    expect(payment.unbooked_transfers).toEqual([expect.objectContaining({ amount: '500000', kind: 'deposit', publisherId })]);
+    expect(payment.unbooked_transfers).toEqual([
+      expect.objectContaining({ amount: '500000', kind: 'deposit', credit: { kind: 'prepaid', userId: agent.id, publisherId } }),
+    ]);
     const again = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
     expect([again.status, again.body.error]).toEqual([402, 'duplicate_settlement']);
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([]);
+  });
+
+  it('found on-chain later, a settle_unknown deposit is credited with its transaction', async () => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 250_000n });
+    facilitator.garbleSettlement = true;
+    try {
+      expect((await deposit(agent.api_key, { amount: '0.25', publisher_id: publisherId }, header)).status).toBe(502);
+    } finally {
+      facilitator.garbleSettlement = false;
+    }
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payment] = await em.execute(`select network, payer, nonce from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
+    const transaction = `0x${'cd'.repeat(32)}`;
+    expect(await resolveUnknownPayment(em, payment as PaymentKey, { settled: true, transaction }, t.platform.services.log)).toBe('booked');
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.25' }]);
+  });
+
+  it('a settled deposit whose credit cannot be booked answers 202 pending, never loses the money, and the sweep credits it once', async () => {
+    const agent = await registerAgent(t);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const log = t.platform.services.log;
+    await bookUnbookedPayments(em, log);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 400_000n });
+    const response = await withX402BookingsRefused(em, 1000, () => deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header));
+    expect(response.status).toBe(202);
+    expect(response.body.data).toMatchObject({ amount: '0.40', status: 'pending', transaction_id: null, prepaid_balance: '0.00' });
+    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true });
+    const replay = await deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header);
+    expect([replay.status, replay.body.error]).toEqual([402, 'duplicate_settlement']);
+    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 1, failed: 0 });
+    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 0, failed: 0 });
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.40' }]);
   });
 
   it('in verify-only mode a verified signature is enough (no facilitator call)', async () => {

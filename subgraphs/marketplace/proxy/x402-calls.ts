@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError } from '../../../shared/errors.js';
-import { pickSystemAccount, transferAll, type TransferInput } from '../../../shared/ledger/index.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
+  bookSettledPayment,
   decodePaymentHeader,
   findNetwork,
+  keepUnbooked,
   markPayment,
+  paymentKey,
+  paymentKeyStem,
   PaymentRejected,
   PaymentRequired,
   recordPayment,
@@ -14,6 +17,8 @@ import {
   SettlementUnknown,
   verifyExactPayment,
   type PaymentTerms,
+  type PlannedAccount,
+  type PlannedTransfer,
   type Settlement,
   type VerifiedPayment,
 } from '../../../shared/x402/index.js';
@@ -78,91 +83,45 @@ export async function settleCallPayment(context: RequestContext, target: CallTar
     settlement = await settlePayment(payment, terms, { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs });
   } catch (error) {
     if (error instanceof SettlementUnknown) {
-      await keepUnbooked(context, target, paid, 'settle_unknown', null, error);
+      await keepUnknown(context, target, paid, error);
       return null;
     }
-    await markPayment(context.em as EntityManager, terms.network, payment, 'failed', null);
+    await markPayment(context.em as EntityManager, paymentKey(terms.network, payment), 'failed', null);
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;
   }
   paid.settled = true;
-  await bookSettledPayment(context, target, paid, settlement);
+  await bookCallPayment(context, target, paid, settlement);
   return settlement;
 }
 
-/** Waits before booking again: a database blip of about a second is ridden out while the caller waits. */
-const BOOKING_RETRY_DELAYS_MS = [200, 800];
-
 /**
- * The payer's money has moved on-chain, so the caller gets its answer whatever happens here.
- * Booking is idempotent (its transfers' keys), so a failure is tried again. One that still fails
- * leaves the payment `settled_unbooked` with the transfers it needs, to be booked exactly once
- * later, and an error in the log.
+ * The payer's money has moved on-chain, so the caller gets its answer whatever happens here:
+ * a booking that keeps failing leaves the payment `settled_unbooked` for the sweep to book.
  */
-async function bookSettledPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
-  const { terms, payment } = paid;
+async function bookCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
+  const key = paymentKey(paid.terms.network, paid.payment);
   const transaction = settlement.transaction || null;
-  const plan = paid.paidToPlatform ? bookingPlan(target, paid, settlement.transaction || payment.nonce) : [];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await (context.em as EntityManager).transactional(async (tx) => {
-        const db = tx as EntityManager;
-        // First in the transaction: transferAll takes its account locks in the ledger's order.
-        if (plan.length > 0) await transferAll(db, await Promise.all(plan.map((planned) => transferOf(db, planned))));
-        await markPayment(db, terms.network, payment, 'settled', transaction);
-      });
-      return;
-    } catch (error) {
-      const delay = BOOKING_RETRY_DELAYS_MS[attempt];
-      if (delay === undefined) return keepUnbooked(context, target, paid, 'settled_unbooked', transaction, error);
-      await new Promise((resolve) => setTimeout(resolve, delay));
-    }
-  }
+  const booked = await bookSettledPayment(context.em as EntityManager, key, bookingPlan(target, paid, transaction || key.nonce), transaction, context.log);
+  if (!booked) paid.unbooked = true;
 }
 
-/** Written down with the payment, for whoever books it once it is known to be settled. */
-async function keepUnbooked(
-  context: RequestContext,
-  target: CallTarget,
-  paid: OnChainPayment,
-  status: 'settled_unbooked' | 'settle_unknown',
-  transaction: string | null,
-  error: unknown,
-): Promise<void> {
-  const { terms, payment } = paid;
-  const where = { network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, transaction };
-  // From here on the payment is never marked failed, and its revenue is not counted.
+/** It may have gone on-chain: kept with what it would book, and never marked failed. */
+async function keepUnknown(context: RequestContext, target: CallTarget, paid: OnChainPayment, error: unknown): Promise<void> {
+  const key = paymentKey(paid.terms.network, paid.payment);
   paid.settled = true;
   paid.unbooked = true;
-  const unbooked = paid.paidToPlatform ? bookingPlan(target, paid, transaction || payment.nonce).map(plannedJson) : null;
-  context.log.error({ err: error, ...where, status, unbooked }, `x402 call payment kept as ${status}: it needs checking and, if paid to the platform, booking`);
-  await markPayment(context.em as EntityManager, terms.network, payment, status, transaction, unbooked).catch((markError) =>
-    context.log.error({ err: markError, ...where }, `x402 call payment could not be marked ${status} either`),
-  );
-}
-
-interface PlannedAccount {
-  kind: 'onchain_clearing' | 'publisher_payable' | 'platform_revenue';
-  publisherId?: string;
-  shardKey: string;
-}
-
-interface PlannedTransfer {
-  idempotencyKey: string;
-  debit: PlannedAccount;
-  credit: PlannedAccount;
-  amount: bigint;
-  kind: 'charge' | 'gateway_fee';
-  reference: string;
-  metadata: Record<string, unknown>;
+  await keepUnbooked(context.em as EntityManager, key, 'settle_unknown', bookingPlan(target, paid, key.nonce), null, error, context.log);
 }
 
 /**
- * What a payment to the platform books: the price for the publisher's payable and the fee for the
- * platform, out of on-chain clearing (a zero part is left out). The same plan books it now or later.
+ * What a call paid for on-chain books. Paid to the platform: the price for the publisher's payable
+ * and the fee for the platform, out of on-chain clearing (a zero part is left out). Paid to the
+ * publisher's own wallet: nothing, the money is already the publisher's.
  */
 function bookingPlan(target: CallTarget, paid: OnChainPayment, reference: string): PlannedTransfer[] {
-  const key = `x402-call:${paid.terms.network.caip2}:${paid.payment.payer.toLowerCase()}:${paid.payment.nonce}`;
+  if (!paid.paidToPlatform) return [];
+  const key = `x402-call:${paymentKeyStem(paymentKey(paid.terms.network, paid.payment))}`;
   const fee = target.price.fee;
   const clearing: PlannedAccount = { kind: 'onchain_clearing', shardKey: key };
   const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: paid.payment.payer };
@@ -179,15 +138,8 @@ function bookingPlan(target: CallTarget, paid: OnChainPayment, reference: string
   return [price, feeTransfer].filter((planned) => planned.amount > 0n);
 }
 
-async function transferOf(em: EntityManager, planned: PlannedTransfer): Promise<TransferInput> {
-  const accountOf = ({ kind, publisherId, shardKey }: PlannedAccount) => pickSystemAccount(em, kind, { shardKey, ...(publisherId ? { publisherId } : {}) });
-  return { ...planned, debit: await accountOf(planned.debit), credit: await accountOf(planned.credit) };
-}
-
-const plannedJson = (planned: PlannedTransfer) => ({ ...planned, amount: planned.amount.toString() });
-
 /** The upstream failed: the authorization is never executed. */
 export async function dropCallPayment(context: RequestContext, paid: OnChainPayment): Promise<void> {
   if (paid.settled) return;
-  await markPayment(context.em as EntityManager, paid.terms.network, paid.payment, 'failed', null);
+  await markPayment(context.em as EntityManager, paymentKey(paid.terms.network, paid.payment), 'failed', null);
 }

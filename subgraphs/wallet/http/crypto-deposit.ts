@@ -19,7 +19,8 @@ export function cryptoDepositRoute(router: Router, _services: PlatformServices) 
       // `error` must be one of the x402 package's reasons; a missing payment is `invalid_payment`.
       if (!header) return sendPaymentRequired(res, terms, 'invalid_payment');
       const result = await acceptCryptoDeposit(context, terms, body.publisher_id, header);
-      res.set(paymentReceiptHeaders(result.settlement)).json({ data: result.data });
+      // 202: paid on-chain, credited by the booking sweep shortly.
+      res.status(result.booked ? 200 : 202).set(paymentReceiptHeaders(result.settlement)).json({ data: result.data });
     } catch (error) {
       if (error instanceof PaymentRejected && terms) return sendPaymentRequired(res, terms, error.reason);
       next(error);

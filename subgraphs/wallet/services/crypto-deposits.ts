@@ -3,18 +3,24 @@ import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { isUuid } from '../../../shared/ids.js';
-import { ensurePrepaidAccount, getAccountBalance, pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
+import { ensurePrepaidAccount, getAccountBalance } from '../../../shared/ledger/index.js';
 import { formatMoney, parsePositiveMoney } from '../../../shared/money.js';
 import {
+  bookSettledPayment,
   decodePaymentHeader,
   findNetwork,
+  keepUnbooked,
   markPayment,
+  paymentKey,
+  paymentKeyStem,
   PaymentRejected,
   recordPayment,
   settlePayment,
   SettlementUnknown,
   verifyExactPayment,
+  type PaymentKey,
   type PaymentTerms,
+  type PlannedTransfer,
   type Settlement,
 } from '../../../shared/x402/index.js';
 
@@ -54,12 +60,40 @@ export async function cryptoDepositTerms(context: RequestContext, body: Record<s
 
 export interface CryptoDepositResult {
   settlement: Settlement;
-  data: { amount: string; publisher_id: string; prepaid_balance: string; transaction_id: string; network: string; payer: string; transaction: string };
+  /** False when the payment settled on-chain but its credit is not booked yet (the sweep books it). */
+  booked: boolean;
+  data: {
+    amount: string;
+    publisher_id: string;
+    prepaid_balance: string;
+    transaction_id: string | null;
+    network: string;
+    payer: string;
+    transaction: string;
+    status: 'credited' | 'pending';
+  };
+}
+
+/** The deposit one authorization books: the amount from on-chain clearing into the caller's prepaid credits. */
+function depositPlan(key: PaymentKey, amount: bigint, userId: string, publisherId: string, reference: string): PlannedTransfer[] {
+  const idempotencyKey = `x402:${paymentKeyStem(key)}`;
+  return [
+    {
+      idempotencyKey,
+      debit: { kind: 'onchain_clearing', shardKey: idempotencyKey },
+      credit: { kind: 'prepaid', userId, publisherId },
+      amount,
+      kind: 'deposit',
+      reference,
+      metadata: { method: 'x402', network: key.network, payer: key.payer, publisher_id: publisherId },
+    },
+  ];
 }
 
 /**
  * Second step: verify the signed authorization, record (network, payer, nonce) once, settle, then
- * credit the caller's prepaid account with that publisher.
+ * credit the caller's prepaid account with that publisher. Once settled the money has moved, so a
+ * credit that cannot be booked now is kept for the sweep and answered as pending, never lost.
  */
 export async function acceptCryptoDeposit(
   context: RequestContext,
@@ -73,7 +107,7 @@ export async function acceptCryptoDeposit(
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
-  const idempotencyKey = `x402:${terms.network.caip2}:${payment.payer.toLowerCase()}:${payment.nonce}`;
+  const key = paymentKey(terms.network, payment);
   let settlement: Settlement;
   try {
     const { settlement: mode, facilitatorUrl } = context.services.config.x402;
@@ -81,40 +115,28 @@ export async function acceptCryptoDeposit(
   } catch (error) {
     if (error instanceof SettlementUnknown) {
       // It may have gone on-chain: kept with the deposit it still needs, never marked failed.
-      const deposit = { idempotencyKey, amount: terms.amount.toString(), kind: 'deposit', userId, publisherId };
-      await markPayment(em, terms.network, payment, 'settle_unknown', null, [deposit]);
-      context.log.error({ network: terms.network.caip2, payer: payment.payer, nonce: payment.nonce, deposit }, 'x402 deposit kept as settle_unknown: the facilitator gave no clear answer');
+      await keepUnbooked(em, key, 'settle_unknown', depositPlan(key, terms.amount, userId, publisherId, key.nonce), null, error, context.log);
     } else {
-      await markPayment(em, terms.network, payment, 'failed', null);
+      await markPayment(em, key, 'failed', null);
     }
     throw error;
   }
-  const prepaid = await ensurePrepaidAccount(em, userId, publisherId);
-  const credited = await em.transactional(async (tx) => {
-    const db = tx as EntityManager;
-    const moved = await transfer(db, {
-      idempotencyKey,
-      debit: await pickSystemAccount(db, 'onchain_clearing', { shardKey: idempotencyKey }),
-      credit: prepaid,
-      amount: terms.amount,
-      kind: 'deposit',
-      reference: settlement.transaction || payment.nonce,
-      metadata: { method: 'x402', network: terms.network.caip2, payer: payment.payer, publisher_id: publisherId },
-    });
-    await markPayment(db, terms.network, payment, 'settled', settlement.transaction || null);
-    return moved;
-  });
-  const balance = await getAccountBalance(em, prepaid);
+  const transaction = settlement.transaction || null;
+  const plan = depositPlan(key, terms.amount, userId, publisherId, transaction || key.nonce);
+  const booked = await bookSettledPayment(em, key, plan, transaction, context.log);
+  const balance = await getAccountBalance(em, await ensurePrepaidAccount(em, userId, publisherId));
   return {
     settlement,
+    booked: booked !== null,
     data: {
       amount: formatMoney(terms.amount),
       publisher_id: publisherId,
       prepaid_balance: formatMoney(balance.available),
-      transaction_id: credited.id,
+      transaction_id: booked?.[0]?.id ?? null,
       network: terms.network.caip2,
       payer: payment.payer,
       transaction: settlement.transaction,
+      status: booked ? 'credited' : 'pending',
     },
   };
 }

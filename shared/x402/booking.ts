@@ -1,0 +1,110 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import { ensurePrepaidAccount, pickSystemAccount, transferAll, type LedgerTransfer, type TransferInput } from '../ledger/index.js';
+import { markPayment, type PaymentKey } from './payments.js';
+
+/**
+ * An account named by what it is rather than by id, so a booking written down as JSON today
+ * names the same shards and accounts when it is booked later.
+ */
+export type PlannedAccount =
+  | { kind: 'onchain_clearing' | 'platform_revenue'; shardKey: string }
+  | { kind: 'publisher_payable'; publisherId: string; shardKey: string }
+  | { kind: 'prepaid'; userId: string; publisherId: string };
+
+export interface PlannedTransfer {
+  idempotencyKey: string;
+  debit: PlannedAccount;
+  credit: PlannedAccount;
+  amount: bigint;
+  kind: string;
+  reference: string;
+  metadata: Record<string, unknown>;
+}
+
+/** How a plan is kept in `x402_payment.unbooked_transfers` (amounts as strings: JSON has no bigint). */
+export type StoredTransfer = Omit<PlannedTransfer, 'amount'> & { amount: string };
+
+export const storedPlan = (plan: PlannedTransfer[]): StoredTransfer[] => plan.map((planned) => ({ ...planned, amount: planned.amount.toString() }));
+export const planOf = (stored: StoredTransfer[]): PlannedTransfer[] => stored.map((planned) => ({ ...planned, amount: BigInt(planned.amount) }));
+
+/** The common idempotency-key stem of everything one authorization books. */
+export const paymentKeyStem = (key: PaymentKey) => `${key.network}:${key.payer}:${key.nonce}`;
+
+function accountOf(em: EntityManager, account: PlannedAccount): Promise<string> {
+  switch (account.kind) {
+    case 'prepaid':
+      return ensurePrepaidAccount(em, account.userId, account.publisherId);
+    case 'publisher_payable':
+      return pickSystemAccount(em, account.kind, { shardKey: account.shardKey, publisherId: account.publisherId });
+    default:
+      return pickSystemAccount(em, account.kind, { shardKey: account.shardKey });
+  }
+}
+
+/**
+ * Books the plan and marks the payment settled, in one transaction: both happen or neither.
+ * Repeating it moves nothing twice (each transfer keeps its idempotency key).
+ */
+export async function bookPlan(em: EntityManager, key: PaymentKey, plan: PlannedTransfer[], transaction: string | null): Promise<LedgerTransfer[]> {
+  const inputs: TransferInput[] = await Promise.all(
+    plan.map(async (planned) => ({ ...planned, debit: await accountOf(em, planned.debit), credit: await accountOf(em, planned.credit) })),
+  );
+  return em.transactional(async (tx) => {
+    const db = tx as EntityManager;
+    // First in the transaction: transferAll takes its account locks in the ledger's order.
+    const booked = await transferAll(db, inputs);
+    await markPayment(db, key, 'settled', transaction);
+    return booked;
+  });
+}
+
+/** Waits before booking again: a database blip of about a second is ridden out while the caller waits. */
+const BOOKING_RETRY_DELAYS_MS = [200, 800];
+
+/**
+ * The payer's money has moved on-chain, so whatever happens here must not lose it. A booking that
+ * fails is tried again; one that still fails leaves the payment `settled_unbooked` with its plan,
+ * for the sweeper (`bookUnbookedPayments`) to book exactly once later. Null then.
+ */
+export async function bookSettledPayment(
+  em: EntityManager,
+  key: PaymentKey,
+  plan: PlannedTransfer[],
+  transaction: string | null,
+  log: Logger,
+): Promise<LedgerTransfer[] | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await bookPlan(em, key, plan, transaction);
+    } catch (error) {
+      const delay = BOOKING_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) {
+        await keepUnbooked(em, key, 'settled_unbooked', plan, transaction, error, log);
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/**
+ * Written down with the payment: `settled_unbooked` is booked by the sweeper, `settle_unknown`
+ * waits for someone to find out on-chain whether it was paid (`npm run x402:payments`).
+ */
+export async function keepUnbooked(
+  em: EntityManager,
+  key: PaymentKey,
+  status: 'settled_unbooked' | 'settle_unknown',
+  plan: PlannedTransfer[],
+  transaction: string | null,
+  error: unknown,
+  log: Logger,
+): Promise<void> {
+  const unbooked = storedPlan(plan);
+  const where = { ...key, transaction };
+  log.error({ err: error, ...where, status, unbooked }, `x402 payment kept as ${status}: it needs ${status === 'settle_unknown' ? 'checking on-chain' : 'booking'}`);
+  await markPayment(em, key, status, transaction, unbooked).catch((markError) =>
+    log.error({ err: markError, ...where }, `x402 payment could not be marked ${status} either`),
+  );
+}

