@@ -44,6 +44,27 @@ describe('estimating a call', () => {
     expect((await estimate(warehouse, { rows: 5000 })).body.data.estimated_cost).toBe('0.10');
   });
 
+  it('refuses, as the proxy would, a path default_deny leaves out and a protected endpoint however spelled; a database query has no path to refuse', async () => {
+    const owner = await signUpVerified(t);
+    const endpoints = [
+      { method: 'GET', path: '/v1/quotes/{symbol}', description: 'Quote', price: '0.002' },
+      { method: 'DELETE', path: '/v1/admin', description: 'Admin', is_protected: true, protection_reason: 'Operators only' },
+    ];
+    const guarded = await createPublisher(t, owner.accessToken, { undocumented_endpoint_policy: 'default_deny', endpoints });
+    const open = await createPublisher(t, owner.accessToken, { endpoints });
+    expect((await estimate(guarded, { method: 'GET', path: '/v1/quotes/AAPL' })).body.data.breakdown.base).toBe('0.002');
+    const undocumented = await estimate(guarded, { method: 'GET', path: '/v1/unknown' });
+    expect([undocumented.status, undocumented.body.error.code]).toEqual([403, 'endpoint_not_allowed']);
+    const respelled = await estimate(guarded, { method: 'GET', path: '/V1/QUOTES/AAPL' });
+    expect([respelled.status, respelled.body.error.code]).toEqual([403, 'endpoint_not_allowed']);
+    const protectedCall = await estimate(guarded, { method: 'DELETE', path: '/v1/admin' });
+    expect([protectedCall.status, protectedCall.body.error]).toEqual([403, { code: 'endpoint_protected', message: 'Operators only' }]);
+    const disguised = await estimate(open, { method: 'DELETE', path: '/V1/%41dmin' });
+    expect([disguised.status, disguised.body.error.code]).toEqual([403, 'endpoint_protected']);
+    expect((await estimate(open, { method: 'GET', path: '/v1/unknown' })).status).toBe(200);
+    expect((await estimate(guarded, {})).status).toBe(200);
+  });
+
   it('refuses a publisher_id that does not match the slug with 400 and an unknown slug with 404', async () => {
     const mismatch = await t.api.post(`/publishers/${quotes.slug}/estimate`, { publisher_id: warehouse.id, query: 'q' });
     expect(mismatch.status).toBe(400);

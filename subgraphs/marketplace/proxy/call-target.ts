@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError, badRequest, forbidden, unauthorized } from '../../../shared/errors.js';
+import { AppError, badRequest, unauthorized } from '../../../shared/errors.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
-import { matchEndpoint, matchIgnoringCase, type CaseInsensitiveMatch } from '../services/match-endpoint.js';
+import { matchAllowedEndpoint, type AllowedMatch } from '../services/call-access.js';
 import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
 
@@ -26,7 +26,7 @@ export interface CallTarget {
 }
 
 /** A tool call names a tool, not a path: no endpoint is matched. */
-const NO_MATCH: CaseInsensitiveMatch<PublisherEndpoint> = { endpoint: null, protectedEndpoint: null };
+const NO_MATCH: AllowedMatch = { endpoint: null, lookalike: null };
 
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
@@ -49,21 +49,12 @@ export async function resolveCallTarget(
 ): Promise<CallTarget> {
   const loaded = await publisherForCall(context.services, context.em, call.slug);
   const { publisher } = loaded;
-  const match = call.viaTools ? null : matchEndpoint(loaded.endpoints, call.method, call.path);
-  const endpoint = match?.endpoint ?? null;
-  if (!call.viaTools && !endpoint && loaded.endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
-    throw forbidden(`${call.method} ${call.path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
-  }
-  const folded: CaseInsensitiveMatch<PublisherEndpoint> = call.viaTools ? NO_MATCH : matchIgnoringCase(loaded.endpoints, call.method, call.path);
-  const shielded = endpoint?.isProtected ? endpoint : folded.protectedEndpoint;
-  if (shielded) {
-    throw forbidden(shielded.protectionReason ?? `${call.method} ${call.path} is protected`, 'endpoint_protected');
-  }
+  const { endpoint, lookalike } = call.viaTools ? NO_MATCH : matchAllowedEndpoint(publisher, loaded.endpoints, call.method, call.path);
   const pricing = pricingOf(loaded.pricing);
   const price = priceOfCall(
     pricing,
     endpoint,
-    folded.endpoint,
+    lookalike,
     { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
     publisher.gatewayFeePercent,
   );

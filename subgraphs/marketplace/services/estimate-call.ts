@@ -3,10 +3,11 @@ import { badRequest } from '../../../shared/errors.js';
 import { HTTP_METHODS } from '../entities/constants.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
+import type { Publisher } from '../entities/publisher.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { findActivePublisher } from './find-publisher.js';
-import { matchEndpoint, matchIgnoringCase } from './match-endpoint.js';
+import { matchAllowedEndpoint, type AllowedMatch } from './call-access.js';
 import { priceOfCall } from './pricing.js';
 import { pricingOf } from './pricing-of.js';
 import { toolCallName } from './reserved-paths.js';
@@ -22,6 +23,16 @@ export interface Estimate {
 /** The proxy also takes HEAD (priced as the GET of its path). */
 const ESTIMABLE_METHODS = [...HTTP_METHODS, 'HEAD'] as const;
 
+const NO_PATH: AllowedMatch = { endpoint: null, lookalike: null };
+
+/** As the proxy decides it: a path the call could not take is refused here too, not priced. */
+async function allowedMatch(context: RequestContext, publisher: Publisher, method: string, path: string): Promise<AllowedMatch> {
+  const endpoints = publisher.hasEndpoints
+    ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }, { orderBy: { position: 'asc' } })
+    : null;
+  return matchAllowedEndpoint(publisher, endpoints, method, path);
+}
+
 /** POST /publishers/{slug}/estimate: what a call would cost, from the same function the proxy charges with. */
 export async function estimateCall(context: RequestContext, slug: string, input: EstimateInput): Promise<Estimate> {
   const publisher = await findActivePublisher(context.em, slug);
@@ -32,10 +43,8 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   // As the data plane routes it: a tool call is priced per execution.
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
   const path = toolCall ? '' : (input.path ?? '');
-  // Without a path to match, no endpoint list is read, and nothing matches an empty one.
-  const endpoints = path ? await context.em.find(PublisherEndpoint, { publisherId: publisher.id }, { orderBy: { position: 'asc' } }) : [];
-  const endpoint = matchEndpoint(endpoints, method, path)?.endpoint ?? null;
-  const lookalike = matchIgnoringCase(endpoints, method, path).endpoint;
+  // Without a path (a database query, a tool call) there is no endpoint to match or refuse.
+  const { endpoint, lookalike } = path ? await allowedMatch(context, publisher, method, path) : NO_PATH;
   const price = priceOfCall(
     pricing,
     endpoint,
