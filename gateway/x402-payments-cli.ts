@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '../shared/logger.js';
-import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type UnknownOutcome } from '../shared/x402/index.js';
+import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from '../shared/x402/index.js';
 import { runCli } from './cli.js';
 
 const USAGE = `npm run x402:payments -- [command]
@@ -14,14 +13,14 @@ const USAGE = `npm run x402:payments -- [command]
  * booking. settled_unbooked ones are booked by a sweep every minute anyway; settle_unknown ones
  * need someone to look the authorization up on-chain (the token's authorizationState) and say.
  */
-async function run(em: EntityManager, args: string[], log: Logger): Promise<number> {
+async function run(em: EntityManager, args: string[], bookkeeper: Bookkeeper): Promise<number> {
   const [command = 'list', network, payer, nonce, transaction] = args;
   if (command === 'list') {
     console.log(JSON.stringify(await listUnsettledPayments(em), null, 2));
     return 0;
   }
   if (command === 'book') {
-    const outcome = await bookUnbookedPayments(em, log);
+    const outcome = await bookUnbookedPayments(em, bookkeeper);
     console.log(JSON.stringify(outcome));
     return outcome.failed > 0 ? 1 : 0;
   }
@@ -31,9 +30,9 @@ async function run(em: EntityManager, args: string[], log: Logger): Promise<numb
     console.error(USAGE);
     return 2;
   }
-  const result = await resolveUnknownPayment(em, { network, payer, nonce }, outcome, log);
+  const result = await resolveUnknownPayment(em, { network, payer, nonce }, outcome, bookkeeper);
   console.log(JSON.stringify({ result }));
   return result === 'not_found' ? 1 : 0;
 }
 
-await runCli((services, log) => run(services.orm.em.fork() as EntityManager, process.argv.slice(2), log), { logLevel: 'warn' });
+await runCli((services) => run(services.orm.em.fork() as EntityManager, process.argv.slice(2), services), { logLevel: 'warn' });

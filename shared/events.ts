@@ -5,6 +5,8 @@ import type { Logger } from './logger.js';
 export interface PlatformEvents {
   'account.created': { userId: string; organizationId: string; kind: 'user' | 'agent' };
   'account.email_verified': { userId: string; email: string };
+  /** An on-chain payment booked after its call was answered: what each publisher earned by it. */
+  'x402.booked_late': { publisherEarnings: { publisherId: string; amount: bigint }[] };
 }
 
 export type EventHandler<K extends keyof PlatformEvents> = (payload: PlatformEvents[K], em: EntityManager) => Promise<void>;

@@ -5,7 +5,7 @@ export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, v
 export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptions } from './settle.js';
 export { markPayment, paymentKey, recordPayment, type PaymentKey, type PaymentStatus } from './payments.js';
 export { bookSettledPayment, keepUnbooked, paymentKeyStem, planOf, storedPlan, type PlannedAccount, type PlannedTransfer, type StoredTransfer } from './booking.js';
-export { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, startUnbookedPaymentSweeper, type UnknownOutcome, type UnsettledPayment } from './reconcile.js';
+export { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, startUnbookedPaymentSweeper, type Bookkeeper, type UnknownOutcome, type UnsettledPayment } from './reconcile.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';
 export { PaymentRequired, paymentHeaderOf, paymentReceiptHeaders, sendPaymentRequired } from './http.js';

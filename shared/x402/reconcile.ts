@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '../logger.js';
 import type { PlatformServices } from '../services.js';
-import { bookPlan, planOf, type StoredTransfer } from './booking.js';
+import { bookPlan, planOf, type PlannedTransfer, type StoredTransfer } from './booking.js';
 import { markPayment, type PaymentKey } from './payments.js';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -38,12 +37,21 @@ export async function listUnsettledPayments(em: EntityManager, limit = 1000): Pr
   }));
 }
 
+/** What a late booking needs of the platform: its log, and its events (publisher counters follow them). */
+export type Bookkeeper = Pick<PlatformServices, 'log' | 'events'>;
+
+/** The publisher shares of a plan: its transfers into publisher payables. */
+function publisherEarnings(plan: PlannedTransfer[]) {
+  return plan.flatMap(({ credit, amount }) => (credit.kind === 'publisher_payable' ? [{ publisherId: credit.publisherId, amount }] : []));
+}
+
 /**
  * Books one `settled_unbooked` payment from the plan it keeps, with the row locked: replicas
  * sweeping at once skip a row another is booking, and the plan's idempotency keys make even a
- * booking that committed unseen earlier move nothing twice. False when it is no longer unbooked.
+ * booking that committed unseen earlier move nothing twice. What publishers earned is announced in
+ * the same transaction. False when it is no longer unbooked.
  */
-async function bookUnbooked(em: EntityManager, key: PaymentKey): Promise<boolean> {
+async function bookUnbooked(em: EntityManager, key: PaymentKey, bookkeeper: Bookkeeper): Promise<boolean> {
   return em.transactional(async (tx) => {
     const db = tx as EntityManager;
     const [row] = await db.execute(
@@ -52,23 +60,26 @@ async function bookUnbooked(em: EntityManager, key: PaymentKey): Promise<boolean
       [key.network, key.payer, key.nonce],
     );
     if (!row) return false;
-    await bookPlan(db, key, planOf(row.unbooked_transfers ?? []), row.transaction);
+    const plan = planOf(row.unbooked_transfers ?? []);
+    await bookPlan(db, key, plan, row.transaction);
+    const earnings = publisherEarnings(plan);
+    if (earnings.length > 0) await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: earnings }, db);
     return true;
   });
 }
 
 /** One sweep: books what it can, logs what it cannot (it is tried again on the next sweep). */
-export async function bookUnbookedPayments(em: EntityManager, log: Logger): Promise<{ booked: number; failed: number }> {
+export async function bookUnbookedPayments(em: EntityManager, bookkeeper: Bookkeeper): Promise<{ booked: number; failed: number }> {
   const rows = await em.execute(
     `select network, payer, nonce from x402_payment where status = 'settled_unbooked' order by settled_at limit ${SWEEP_BATCH}`,
   );
   const outcome = { booked: 0, failed: 0 };
   for (const key of rows as PaymentKey[]) {
     try {
-      if (await bookUnbooked(em, key)) outcome.booked += 1;
+      if (await bookUnbooked(em, key, bookkeeper)) outcome.booked += 1;
     } catch (error) {
       outcome.failed += 1;
-      log.error({ err: error, ...key }, 'x402 payment still cannot be booked');
+      bookkeeper.log.error({ err: error, ...key }, 'x402 payment still cannot be booked');
     }
   }
   return outcome;
@@ -76,7 +87,7 @@ export async function bookUnbookedPayments(em: EntityManager, log: Logger): Prom
 
 export function startUnbookedPaymentSweeper(services: PlatformServices): void {
   const timer = setInterval(() => {
-    bookUnbookedPayments(services.orm.em.fork() as EntityManager, services.log)
+    bookUnbookedPayments(services.orm.em.fork() as EntityManager, services)
       .then(({ booked }) => booked > 0 && services.log.warn({ booked }, 'x402 payments booked late'))
       .catch((error) => services.log.error({ err: error }, 'x402 booking sweep failed'));
   }, SWEEP_EVERY_MS);
@@ -96,7 +107,7 @@ export async function resolveUnknownPayment(
   em: EntityManager,
   given: PaymentKey,
   outcome: UnknownOutcome,
-  log: Logger,
+  bookkeeper: Bookkeeper,
 ): Promise<'not_found' | 'failed' | 'booked' | 'booking_pending'> {
   const key = { ...given, payer: given.payer.toLowerCase() };
   const found = await em.transactional(async (tx) => {
@@ -118,9 +129,9 @@ export async function resolveUnknownPayment(
   if (!found) return 'not_found';
   if (!outcome.settled) return 'failed';
   try {
-    return (await bookUnbooked(em, key)) ? 'booked' : 'booking_pending';
+    return (await bookUnbooked(em, key, bookkeeper)) ? 'booked' : 'booking_pending';
   } catch (error) {
-    log.error({ err: error, ...key }, 'x402 payment resolved as settled, but not booked yet: the sweep will book it');
+    bookkeeper.log.error({ err: error, ...key }, 'x402 payment resolved as settled, but not booked yet: the sweep will book it');
     return 'booking_pending';
   }
 }

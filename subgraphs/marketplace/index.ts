@@ -12,6 +12,7 @@ import { PublisherResolver } from './resolvers/publisher.resolver.js';
 import { CallPublisherResolver } from './proxy/graphql/call-publisher.resolver.js';
 import { startOrphanedHoldSweeper } from './proxy/orphaned-holds.js';
 import { mountPaidProxy } from './proxy/proxy-routes.js';
+import { countLateEarnings } from './proxy/usage-counters-of.js';
 import { followPublisherChanges } from './services/load-publisher-for-call.js';
 import { publisherPayee } from './services/publisher-payee.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
@@ -36,6 +37,7 @@ export const marketplaceSubgraph: SubgraphModule = {
   },
   async connect(services) {
     startOrphanedHoldSweeper(services);
+    countLateEarnings(services);
     followPublisherChanges(services);
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {

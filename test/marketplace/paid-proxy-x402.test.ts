@@ -9,6 +9,7 @@ import { createPublisher } from '../support/publishers.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment } from '../../shared/x402/index.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
@@ -189,28 +190,31 @@ describe('x402 per request', () => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    const log = t.platform.services.log;
-    await bookUnbookedPayments(em, log); // what earlier tests left unbooked, so the counts below are this payment's
+    const bookkeeper = t.platform.services;
+    await bookUnbookedPayments(em, bookkeeper); // what earlier tests left unbooked, so the counts below are this payment's
     const stillRefused = await withX402BookingsRefused(em, 1000, async () => {
       const response = await t.api.get(`/publishers/${pub.slug}/echo/swept`, { headers: { 'X-PAYMENT': header } });
       expect(response.status).toBe(200);
-      return bookUnbookedPayments(em, log);
+      return bookUnbookedPayments(em, bookkeeper);
     });
     expect(stillRefused).toEqual({ booked: 0, failed: 1 });
     expect(await paymentOf(pub.slug, '/echo/swept')).toMatchObject({ status: 'settled_unbooked' });
-    const sweeps = await Promise.all([bookUnbookedPayments(em.fork(), log), bookUnbookedPayments(em.fork(), log)]);
+    await usageCountersOf(t.platform.services).flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 0 });
+    const sweeps = await Promise.all([bookUnbookedPayments(em.fork(), bookkeeper), bookUnbookedPayments(em.fork(), bookkeeper)]);
     expect(sweeps.map((sweep) => sweep.booked).sort()).toEqual([0, 1]);
     const payment = await paymentOf(pub.slug, '/echo/swept');
     expect(payment).toMatchObject({ status: 'settled', unbooked_transfers: null });
     expect(await payableOf(pub.id)).toBe('10000');
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 10000 });
     const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${payment.nonce}:%`]);
     expect(references).toEqual([{ reference: payment.transaction }]);
-    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 0, failed: 0 });
+    expect(await bookUnbookedPayments(em, bookkeeper)).toEqual({ booked: 0, failed: 0 });
   });
 
   it('a settle_unknown payment found on-chain is booked with its transaction; one that never went on-chain is failed and books nothing', async () => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
-    const log = t.platform.services.log;
+    const bookkeeper = t.platform.services;
     const em = t.platform.services.orm.em.fork() as EntityManager;
     facilitator.garbleSettlement = true;
     try {
@@ -228,15 +232,17 @@ describe('x402 per request', () => {
     const transaction = `0x${'ab'.repeat(32)}`;
     // A payer address as an operator might paste it, in its checksummed spelling.
     const foundKey = { network: found.network, payer: payer.address, nonce: found.nonce };
-    expect(await resolveUnknownPayment(em, foundKey, { settled: true, transaction }, log)).toBe('booked');
+    expect(await resolveUnknownPayment(em, foundKey, { settled: true, transaction }, bookkeeper)).toBe('booked');
     expect(await paymentOf(pub.slug, '/echo/found')).toMatchObject({ status: 'settled', transaction, unbooked_transfers: null });
     expect(await payableOf(pub.id)).toBe('10000');
     const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${found.nonce}:%`]);
     expect(references).toEqual([{ reference: transaction }]);
-    expect(await resolveUnknownPayment(em, foundKey, { settled: false }, log)).toBe('not_found');
-    expect(await resolveUnknownPayment(em, { network: lost.network, payer: lost.payer, nonce: lost.nonce }, { settled: false }, log)).toBe('failed');
+    expect(await resolveUnknownPayment(em, foundKey, { settled: false }, bookkeeper)).toBe('not_found');
+    expect(await resolveUnknownPayment(em, { network: lost.network, payer: lost.payer, nonce: lost.nonce }, { settled: false }, bookkeeper)).toBe('failed');
     expect(await paymentOf(pub.slug, '/echo/lost')).toMatchObject({ status: 'failed', unbooked_transfers: null });
     expect(await payableOf(pub.id)).toBe('10000');
+    await usageCountersOf(t.platform.services).flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10000 });
   });
 
   it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {

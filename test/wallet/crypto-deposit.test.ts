@@ -178,15 +178,15 @@ describe('on-chain deposit (x402)', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const [payment] = await em.execute(`select network, payer, nonce from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
     const transaction = `0x${'cd'.repeat(32)}`;
-    expect(await resolveUnknownPayment(em, payment as PaymentKey, { settled: true, transaction }, t.platform.services.log)).toBe('booked');
+    expect(await resolveUnknownPayment(em, payment as PaymentKey, { settled: true, transaction }, t.platform.services)).toBe('booked');
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.25' }]);
   });
 
   it('a settled deposit whose credit cannot be booked answers 202 pending, never loses the money, and the sweep credits it once', async () => {
     const agent = await registerAgent(t);
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    const log = t.platform.services.log;
-    await bookUnbookedPayments(em, log);
+    const bookkeeper = t.platform.services;
+    await bookUnbookedPayments(em, bookkeeper);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 400_000n });
     const response = await withX402BookingsRefused(em, 1000, () => deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header));
     expect(response.status).toBe(202);
@@ -194,8 +194,8 @@ describe('on-chain deposit (x402)', () => {
     expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true });
     const replay = await deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header);
     expect([replay.status, replay.body.error]).toEqual([402, 'duplicate_settlement']);
-    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 1, failed: 0 });
-    expect(await bookUnbookedPayments(em, log)).toEqual({ booked: 0, failed: 0 });
+    expect(await bookUnbookedPayments(em, bookkeeper)).toEqual({ booked: 1, failed: 0 });
+    expect(await bookUnbookedPayments(em, bookkeeper)).toEqual({ booked: 0, failed: 0 });
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.40' }]);
   });
 

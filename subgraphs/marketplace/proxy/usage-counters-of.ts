@@ -14,3 +14,15 @@ export function usageCountersOf(services: PlatformServices): UsageCounters {
   }
   return counters;
 }
+
+/**
+ * An on-chain call payment booked after its call was answered (the x402 booking sweep) was counted
+ * as a query then, without revenue: its revenue is added when it is booked, in the same transaction.
+ */
+export function countLateEarnings(services: PlatformServices): void {
+  services.events.on('x402.booked_late', async ({ publisherEarnings }, em) => {
+    for (const { publisherId, amount } of publisherEarnings) {
+      await em.execute(`update market_publisher set total_revenue_atomic_value = total_revenue_atomic_value + ? where id = ?`, [amount.toString(), publisherId]);
+    }
+  });
+}
