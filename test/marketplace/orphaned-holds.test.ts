@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { holdCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
-import { releaseOrphanedHolds } from '../../subgraphs/marketplace/proxy/orphaned-holds.js';
+import { ORPHANED_HOLDS_SQL, releaseOrphanedHolds } from '../../subgraphs/marketplace/proxy/orphaned-holds.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 import { fundWallet } from '../support/funding.js';
@@ -37,5 +37,13 @@ describe('holds orphaned by a process that died mid-call', () => {
     await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where type = 'reserve' and state = 'pending' and debit_account_id = ?`, [orphan.debitAccountId]);
     expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
     expect(await available(agent.api_key)).toBe('1.00');
+  });
+
+  it('are found through the index of pending holds, not by reading the whole transfer history', async () => {
+    const plan = await em().transactional(async (tx) => {
+      await tx.execute('set local enable_seqscan = off');
+      return tx.execute(`explain ${ORPHANED_HOLDS_SQL.replace('?', '600')}`);
+    });
+    expect(plan.map((row) => row['QUERY PLAN']).join('\n')).toContain('ledger_transfer_pending_holds_index');
   });
 });

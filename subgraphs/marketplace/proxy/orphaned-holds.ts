@@ -6,6 +6,11 @@ import type { PlatformServices } from '../../../shared/services.js';
 const SWEEP_EVERY_MS = 60_000;
 const BATCH = 500;
 
+/** Read through ledger_transfer_pending_holds_index (its predicate is `type = 'reserve' and state = 'pending'`), never the whole history. */
+export const ORPHANED_HOLDS_SQL = `select id, reference from ledger_transfer
+  where type = 'reserve' and state = 'pending' and kind = 'charge' and created_at < now() - make_interval(secs => ?)
+  order by created_at limit ${BATCH}`;
+
 /**
  * A call's hold lives only until the upstream answers (at most PROXY_TIMEOUT_MS). One still pending
  * long after that belongs to a process that died mid-call: it is released, so the caller's money is
@@ -13,12 +18,7 @@ const BATCH = 500;
  * late release by the call itself, move nothing twice.
  */
 export async function releaseOrphanedHolds(em: EntityManager, olderThanSeconds: number): Promise<number> {
-  const holds = await em.execute(
-    `select id, reference from ledger_transfer
-     where type = 'reserve' and state = 'pending' and kind = 'charge' and created_at < now() - make_interval(secs => ?)
-     order by created_at limit ${BATCH}`,
-    [olderThanSeconds],
-  );
+  const holds = await em.execute(ORPHANED_HOLDS_SQL, [olderThanSeconds]);
   let released = 0;
   for (const hold of holds) {
     try {
