@@ -5,12 +5,14 @@ import type { ApolloServer } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
+import { PlatformMetrics } from '../shared/metrics.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
 import { errorBodyOf, sendError } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
+import { metricsRoute } from './metrics-route.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -30,7 +32,9 @@ function logRequests(parts: AppParts) {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const entry = { requestId, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 100) / 100 };
+      const path = req.originalUrl.split('?')[0]!;
+      const entry = { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 };
+      parts.services.metrics.httpRequests.observe({ surface: PlatformMetrics.surfaceOf(path), status_class: `${Math.floor(res.statusCode / 100)}xx` }, ms / 1000);
       if (res.statusCode >= 500) parts.services.log.error(entry, 'request failed');
       else parts.services.log.info(entry, 'request');
     });
@@ -75,6 +79,7 @@ export function createApp(parts: AppParts): express.Express {
       sendError(res, { status: 503, code: 'database_unavailable', message: 'The database does not answer' });
     }
   });
+  app.get('/metrics', metricsRoute(services));
   app.use(logRequests(parts));
 
   const buildContext = createContextBuilder(services, parts.resolveBearer);

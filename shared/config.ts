@@ -61,6 +61,7 @@ const envSchema = z.object({
   SMTP_URL: optionalString.pipe(z.string().url().optional()),
   MAIL_FROM: z.string().min(3).default('Agent Commerce <no-reply@localhost>'),
   REDIS_URL: optionalString.pipe(z.string().url().optional()),
+  METRICS_TOKEN: optionalString.pipe(z.string().min(24, 'METRICS_TOKEN must be at least 24 characters').optional()),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   INTERNAL_SECRET: optionalString.pipe(z.string().min(32, 'INTERNAL_SECRET must be at least 32 characters').optional()),
@@ -108,6 +109,8 @@ export interface Config {
   smtpUrl?: string;
   mailFrom: string;
   redisUrl?: string;
+  /** Bearer token that GET /metrics requires; without one the endpoint does not exist. */
+  metricsToken?: string;
   logLevel: string;
   dbPoolMax: number;
   /** How long a process trusts an API key it resolved (0: every request reads it). */
@@ -201,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     redisUrl: values.REDIS_URL,
+    metricsToken: values.METRICS_TOKEN,
     logLevel: values.LOG_LEVEL,
     dbPoolMax: values.DB_POOL_MAX,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,

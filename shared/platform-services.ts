@@ -10,6 +10,7 @@ import { reportLedgerBatchFailures } from './ledger/index.js';
 import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
+import { PlatformMetrics } from './metrics.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { PlatformServices } from './services.js';
 import type { SubgraphModule } from './subgraph.js';
@@ -56,6 +57,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
       destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
     }),
     cache: createCache(config.redisUrl),
+    metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log),
     changes,
     onShutdown: (hook) => void shutdownHooks.push(hook),
   };

@@ -6,6 +6,7 @@ import type { EventBus } from './events.js';
 import type { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail.js';
+import type { PlatformMetrics } from './metrics.js';
 import type { PlatformPorts } from './ports.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -24,6 +25,8 @@ export interface PlatformServices {
   changes: ChangeNotices;
   /** Short-lived shared values (exchanged upstream tokens): memory, or Redis when configured. */
   cache: TtlCache;
+  /** Counters and gauges served at GET /metrics. */
+  metrics: PlatformMetrics;
   /** Work to finish before the process stops (flushing buffered counters, closing pools). */
   onShutdown(hook: () => Promise<void>): void;
 }

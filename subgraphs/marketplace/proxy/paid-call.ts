@@ -78,6 +78,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
   }
   try {
     const credentials = await upstreamCredentials(context.services, target.loaded);
+    const sent = performance.now();
     const response = await context.services.upstream.send({
       url: upstreamUrl(target.publisher.apiUrl!, request.path, request.query, credentials.query),
       method: request.method,
@@ -85,6 +86,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
       body: request.body,
       signal: request.signal,
     });
+    context.services.metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
     return { callId, target, hold, onChain, response, request, exchangedToken: credentials.exchangedToken ?? null };
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
@@ -133,15 +135,18 @@ export async function finishPaidCall(
   const headers = callerResponseHeaders(response.headers);
   const success = isSuccess(response.statusCode);
   if (response.statusCode === 401 && started.exchangedToken) await forgetExchangedToken(context.services, target.loaded, started.exchangedToken);
+  const { metrics } = context.services;
   let charge: Charge | null = null;
   if (onChain) {
     if (!success) {
       await dropCallPayment(context, onChain);
+      metrics.paidCalls.inc({ outcome: 'onchain_dropped' });
       return { status: response.statusCode, headers, charge };
     }
     const settlement = await settleCallPayment(context, target, onChain);
     if (settlement) Object.assign(headers, paymentReceiptHeaders(settlement));
     counters.record(target.publisher.id, context.identity?.userId ?? null, onChain.unbooked ? 0n : target.price.total - target.price.fee);
+    metrics.paidCalls.inc({ outcome: onChain.unbooked ? 'onchain_unbooked' : 'onchain_settled' });
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
@@ -149,10 +154,14 @@ export async function finishPaidCall(
     charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
     Object.assign(headers, chargeHeaders(charge));
     counters.record(target.publisher.id, context.identity?.userId ?? null, charge.publisherEarned);
+    metrics.paidCalls.inc({ outcome: 'charged' });
+    metrics.chargedMicros.inc(Number(charge.amount));
   } else if (hold) {
     await releaseCallCharge(context.em, hold, `upstream_status_${response.statusCode}`);
-  } else if (success) {
-    counters.record(target.publisher.id, context.identity?.userId ?? null, 0n);
+    metrics.paidCalls.inc({ outcome: 'released' });
+  } else {
+    if (success) counters.record(target.publisher.id, context.identity?.userId ?? null, 0n);
+    metrics.paidCalls.inc({ outcome: 'free' });
   }
   return { status: response.statusCode, headers, charge };
 }
@@ -181,6 +190,7 @@ export async function refundBrokenAnswer(context: RequestContext, started: Start
   try {
     await refundCallCharge(context.em, started.hold, charge, chargeMetadata(started.target, started.request, { reason: 'upstream_broke_off' }));
     counters.takeBackRevenue(started.target.publisher.id, charge.publisherEarned);
+    context.services.metrics.paidCalls.inc({ outcome: 'refunded' });
   } catch (error) {
     context.log.error({ err: error, callId: started.callId, chargeId: charge.chargeId }, 'refund of a broken-off answer failed');
   }
@@ -191,4 +201,5 @@ export async function abandonPaidCall(context: RequestContext, started: StartedC
   started.response.body.destroy();
   if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
   if (started.onChain) await dropCallPayment(context, started.onChain);
+  context.services.metrics.paidCalls.inc({ outcome: started.hold ? 'released' : started.onChain ? 'onchain_dropped' : 'free' });
 }

@@ -1,0 +1,26 @@
+import type { Request, Response } from 'express';
+import { constantTimeEqual } from '../shared/crypto.js';
+import { sendError } from '../shared/http/error-response.js';
+import type { PlatformServices } from '../shared/services.js';
+import { bearerTokenOf } from './context.js';
+
+/**
+ * GET /metrics for Prometheus, behind its own bearer token (METRICS_TOKEN), not a user's: a
+ * scraper needs no account, and no account can read the platform's figures. Without a token
+ * configured the route does not exist.
+ */
+export function metricsRoute(services: PlatformServices) {
+  return async (req: Request, res: Response) => {
+    const token = services.config.metricsToken;
+    if (!token) return sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` });
+    const given = bearerTokenOf(req);
+    if (!given || !constantTimeEqual(given, token)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+      return sendError(res, { status: 401, code: 'unauthorized', message: 'GET /metrics needs the metrics token' });
+    }
+    const { registry } = services.metrics;
+    res.setHeader('Content-Type', registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.send(await registry.metrics());
+  };
+}

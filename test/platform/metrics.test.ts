@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
+import { registerAgent, signUpVerified } from '../support/accounts.js';
+import { fundWallet } from '../support/funding.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { createPublisher } from '../support/publishers.js';
+import { checkLedgerAfterEach } from '../support/wallet.js';
+
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+let t: TestPlatform;
+let upstream: FakeUpstream;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream();
+  t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', METRICS_TOKEN });
+});
+afterAll(async () => {
+  await t?.close();
+  await upstream?.close();
+});
+checkLedgerAfterEach(() => t);
+
+/** The value of one sample line (`name{labels} value`), or undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+const scrape = async () => {
+  const response = await t.api.get('/metrics', { token: METRICS_TOKEN });
+  expect(response.status).toBe(200);
+  return response.body as string;
+};
+
+describe('GET /metrics', () => {
+  it('needs the metrics token, compared in full: no token and a wrong one are 401; it does not exist without one configured', async () => {
+    expect([(await t.api.get('/metrics')).status, (await t.api.get('/metrics')).body.error.code]).toEqual([401, 'unauthorized']);
+    expect((await t.api.get('/metrics', { token: METRICS_TOKEN.slice(0, -1) })).status).toBe(401);
+    const agent = await registerAgent(t);
+    expect((await t.api.get('/metrics', { token: agent.api_key })).status).toBe(401);
+    const unconfigured = await startTestPlatform();
+    try {
+      const response = await unconfigured.api.get('/metrics', { token: METRICS_TOKEN });
+      expect([response.status, response.body.error.code]).toEqual([404, 'route_not_found']);
+    } finally {
+      await unconfigured.close();
+    }
+  });
+
+  it('counts paid calls by outcome and the money charged, requests by surface, and reads pending holds and unsettled payments', async () => {
+    const owner = await signUpVerified(t);
+    const pub = await createPublisher(t, owner.accessToken, {
+      api_url: upstream.url,
+      gateway_fee_percent: '10',
+      endpoints: [
+        { method: 'GET', path: '/echo/{thing}', description: 'Echo' },
+        { method: 'GET', path: '/fail', description: 'Fails' },
+      ],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
+    });
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const before = await scrape();
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key })).status).toBe(200);
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/b`, { token: agent.api_key })).status).toBe(200);
+    expect((await t.api.get(`/publishers/${pub.slug}/fail`, { token: agent.api_key })).status).toBe(500);
+    const after = await scrape();
+    const grew = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
+    expect(grew('acp_paid_calls_total{outcome="charged"}')).toBe(2);
+    expect(grew('acp_paid_calls_total{outcome="released"}')).toBe(1);
+    expect(grew('acp_charged_microdollars_total')).toBe(22_000);
+    expect(grew('acp_upstream_response_seconds_count')).toBe(3);
+    expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="2xx"}')).toBe(2);
+    expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="5xx"}')).toBe(1);
+    expect(sample(after, 'acp_ledger_pending_holds')).toBe(0);
+    expect(sample(after, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(0);
+    expect(sample(after, 'acp_ledger_batched_items{statement="reserve",how="alone"}')).toBeGreaterThan(0);
+    expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+});
