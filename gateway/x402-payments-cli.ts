@@ -6,7 +6,18 @@ const USAGE = `npm run x402:payments -- [command]
   list                                        on-chain payments not yet in the ledger (the default)
   book                                        book every settled_unbooked payment now
   settled <network> <payer> <nonce> <tx>      a settle_unknown payment was found on-chain in transaction <tx>
-  failed <network> <payer> <nonce>            a settle_unknown payment never went on-chain (its authorization expired unused)`;
+  failed <network> <payer> <nonce>            a settle_unknown payment never went on-chain: refused (not_expired) until
+                                              5 minutes after its authorization's validBefore, since it may still execute
+Exit codes: 0 done, 1 not done (not_found, not_expired, booking_pending, a booking that failed), 2 usage.`;
+
+const TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
+
+/** The outcome an operator states, or null when the words do not make one (a typo must never become a ledger reference). */
+function statedOutcome(command: string, rest: string[]): UnknownOutcome | null {
+  if (command === 'settled' && rest.length === 4 && TRANSACTION_HASH.test(rest[3]!)) return { settled: true, transaction: rest[3]!.toLowerCase() };
+  if (command === 'failed' && rest.length === 3) return { settled: false };
+  return null;
+}
 
 /**
  * `npm run x402:payments`: the operator's side of on-chain payments the platform could not finish
@@ -14,25 +25,25 @@ const USAGE = `npm run x402:payments -- [command]
  * need someone to look the authorization up on-chain (the token's authorizationState) and say.
  */
 async function run(em: EntityManager, args: string[], bookkeeper: Bookkeeper): Promise<number> {
-  const [command = 'list', network, payer, nonce, transaction] = args;
-  if (command === 'list') {
+  const [command = 'list', ...rest] = args;
+  if (command === 'list' && rest.length === 0) {
     console.log(JSON.stringify(await listUnsettledPayments(em), null, 2));
     return 0;
   }
-  if (command === 'book') {
+  if (command === 'book' && rest.length === 0) {
     const outcome = await bookUnbookedPayments(em, bookkeeper);
     console.log(JSON.stringify(outcome));
     return outcome.failed > 0 ? 1 : 0;
   }
-  const outcome: UnknownOutcome | null =
-    command === 'settled' && transaction ? { settled: true, transaction } : command === 'failed' && nonce ? { settled: false } : null;
-  if (!outcome || !network || !payer || !nonce) {
+  const outcome = statedOutcome(command, rest);
+  if (!outcome) {
     console.error(USAGE);
     return 2;
   }
+  const [network, payer, nonce] = rest as [string, string, string];
   const result = await resolveUnknownPayment(em, { network, payer, nonce }, outcome, bookkeeper);
   console.log(JSON.stringify({ result }));
-  return result === 'not_found' ? 1 : 0;
+  return result === 'booked' || result === 'failed' ? 0 : 1;
 }
 
 await runCli((services) => run(services.orm.em.fork() as EntityManager, process.argv.slice(2), services), { logLevel: 'warn' });

@@ -26,7 +26,76 @@ export interface PlannedTransfer {
 export type StoredTransfer = Omit<PlannedTransfer, 'amount'> & { amount: string };
 
 export const storedPlan = (plan: PlannedTransfer[]): StoredTransfer[] => plan.map((planned) => ({ ...planned, amount: planned.amount.toString() }));
-export const planOf = (stored: StoredTransfer[]): PlannedTransfer[] => stored.map((planned) => ({ ...planned, amount: BigInt(planned.amount) }));
+
+/**
+ * Reads a kept plan back, checking its shape: a plan that cannot be read is refused before
+ * anything is booked or any status changes. A deposit kept as `settle_unknown` by the first
+ * version (its account as userId and publisherId beside the amount) is read as today's plan.
+ */
+export function planOf(stored: unknown, key: PaymentKey): PlannedTransfer[] {
+  if (!Array.isArray(stored)) throw unreadablePlan(key);
+  return stored.map((entry) => {
+    const planned = isFirstDepositShape(entry) ? firstDepositPlan(entry, key) : entry;
+    if (!isStoredTransfer(planned)) throw unreadablePlan(key);
+    return { ...planned, amount: BigInt(planned.amount) };
+  });
+}
+
+const unreadablePlan = (key: PaymentKey) => new Error(`The booking plan kept with x402 payment ${paymentKeyStem(key)} cannot be read`);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const hasStrings = (value: Record<string, unknown>, ...names: string[]) => names.every((name) => typeof value[name] === 'string');
+
+function isAccount(value: unknown): value is PlannedAccount {
+  if (!isRecord(value)) return false;
+  switch (value.kind) {
+    case 'prepaid':
+      return hasStrings(value, 'userId', 'publisherId');
+    case 'publisher_payable':
+      return hasStrings(value, 'publisherId', 'shardKey');
+    case 'onchain_clearing':
+    case 'platform_revenue':
+      return hasStrings(value, 'shardKey');
+    default:
+      return false;
+  }
+}
+
+function isStoredTransfer(value: unknown): value is StoredTransfer {
+  return (
+    isRecord(value) &&
+    typeof value.idempotencyKey === 'string' &&
+    typeof value.amount === 'string' &&
+    /^[1-9][0-9]*$/.test(value.amount) &&
+    typeof value.kind === 'string' &&
+    typeof value.reference === 'string' &&
+    isAccount(value.debit) &&
+    isAccount(value.credit)
+  );
+}
+
+interface FirstDepositShape {
+  idempotencyKey: string;
+  amount: string;
+  kind: 'deposit';
+  userId: string;
+  publisherId: string;
+}
+
+const isFirstDepositShape = (value: unknown): value is FirstDepositShape =>
+  isRecord(value) && value.kind === 'deposit' && !('debit' in value) && typeof value.userId === 'string' && typeof value.publisherId === 'string';
+
+function firstDepositPlan(entry: FirstDepositShape, key: PaymentKey): StoredTransfer {
+  return {
+    idempotencyKey: entry.idempotencyKey,
+    debit: { kind: 'onchain_clearing', shardKey: entry.idempotencyKey },
+    credit: { kind: 'prepaid', userId: entry.userId, publisherId: entry.publisherId },
+    amount: String(entry.amount),
+    kind: 'deposit',
+    reference: key.nonce,
+    metadata: { method: 'x402', network: key.network, payer: key.payer, publisher_id: entry.publisherId },
+  };
+}
 
 /** The common idempotency-key stem of everything one authorization books. */
 export const paymentKeyStem = (key: PaymentKey) => `${key.network}:${key.payer}:${key.nonce}`;

@@ -41,8 +41,23 @@ export class Migration20261122090000_x402_unsettled_index extends Migration {
   }
 }
 
+/**
+ * What resolving and counting need: when the authorization expires (before that, an unanswered
+ * settlement may still execute), the publisher's share of a call payment (its revenue once
+ * booked), and when booking last failed (so a payment that keeps failing is swept last). The
+ * operator's list also shows `verified` payments a crash left behind.
+ */
+export class Migration20261122100000_x402_payment_details extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "x402_payment" add column "valid_before" timestamptz null, add column "publisher_id" uuid null, add column "publisher_share" bigint null, add column "booking_tried_at" timestamptz null`);
+    this.addSql(`drop index "x402_payment_unsettled"`);
+    this.addSql(`create index "x402_payment_open" on "x402_payment" ("created_at") where "status" in ('verified', 'settled_unbooked', 'settle_unknown')`);
+  }
+}
+
 export const x402Migrations: MigrationObject[] = [
   { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
   { name: 'Migration20261122011500_x402_unbooked_payments', class: Migration20261122011500_x402_unbooked_payments },
   { name: 'Migration20261122090000_x402_unsettled_index', class: Migration20261122090000_x402_unsettled_index },
+  { name: 'Migration20261122100000_x402_payment_details', class: Migration20261122100000_x402_payment_details },
 ];

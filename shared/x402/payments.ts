@@ -2,21 +2,33 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { VerifiedPayment } from './verify.js';
 import type { X402Network } from './networks.js';
 
+export interface PaymentDetails {
+  payTo: string;
+  resource: string;
+  /** A call's payment: what its publisher earns by it (counted in the publisher's revenue once booked). */
+  publisherShare?: { publisherId: string; amount: bigint };
+}
+
 /**
  * Records a verified authorization before it is settled: (network, payer, nonce) is the primary
  * key, so a replayed authorization is refused even while the first is still settling. False when
- * it was seen before.
+ * it was seen before. Its validBefore is kept: until then an unanswered settlement may still execute.
  */
-export async function recordPayment(
-  em: EntityManager,
-  network: X402Network,
-  payment: VerifiedPayment,
-  details: { payTo: string; resource: string },
-): Promise<boolean> {
+export async function recordPayment(em: EntityManager, network: X402Network, payment: VerifiedPayment, details: PaymentDetails): Promise<boolean> {
   const rows = await em.execute(
-    `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at)
-     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now()) on conflict do nothing returning nonce`,
-    [network.caip2, payment.payer.toLowerCase(), payment.nonce, payment.amount.toString(), details.payTo.toLowerCase(), details.resource],
+    `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, publisher_id, publisher_share)
+     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now(), to_timestamp(?::float8), ?, ?::bigint) on conflict do nothing returning nonce`,
+    [
+      network.caip2,
+      payment.payer.toLowerCase(),
+      payment.nonce,
+      payment.amount.toString(),
+      details.payTo.toLowerCase(),
+      details.resource,
+      payment.validBefore.toString(),
+      details.publisherShare?.publisherId ?? null,
+      details.publisherShare?.amount.toString() ?? null,
+    ],
   );
   return rows.length === 1;
 }

@@ -1,26 +1,37 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../services.js';
-import { bookPlan, planOf, type PlannedTransfer, type StoredTransfer } from './booking.js';
+import { bookPlan, planOf, storedPlan, type StoredTransfer } from './booking.js';
 import { markPayment, type PaymentKey } from './payments.js';
 
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 100;
+/** A payment still `verified` this long after it was recorded lost its settlement to a crash: listed for checking. */
+const STALE_VERIFIED = `interval '15 minutes'`;
+/**
+ * An authorization can be executed on-chain until its validBefore: only after that, with a margin
+ * for the block's own clock, is an unanswered settlement known never to have happened.
+ */
+const EXPIRY_MARGIN = `interval '5 minutes'`;
 
-/** A payment whose money moved, or may have moved, on-chain but is not yet in the ledger. */
+/** A payment whose money moved, or may have moved, on-chain but is not (yet) in the ledger. */
 export interface UnsettledPayment extends PaymentKey {
-  status: 'settled_unbooked' | 'settle_unknown';
+  status: 'settled_unbooked' | 'settle_unknown' | 'verified';
   amount: string;
   payTo: string;
   resource: string;
   transaction: string | null;
   createdAt: Date;
+  validBefore: Date | null;
   unbookedTransfers: StoredTransfer[];
 }
 
+/** Unbooked and unknown payments, and `verified` ones a crash left between settling and recording it. */
 export async function listUnsettledPayments(em: EntityManager, limit = 1000): Promise<UnsettledPayment[]> {
   const rows = await em.execute(
-    `select network, payer, nonce, status, amount::text, pay_to, resource, transaction, created_at, unbooked_transfers
-     from x402_payment where status in ('settled_unbooked', 'settle_unknown') order by created_at limit ?`,
+    `select network, payer, nonce, status, amount::text, pay_to, resource, transaction, created_at, valid_before, unbooked_transfers
+     from x402_payment
+     where status in ('settled_unbooked', 'settle_unknown') or (status = 'verified' and created_at < now() - ${STALE_VERIFIED})
+     order by created_at limit ?`,
     [limit],
   );
   return rows.map((row) => ({
@@ -33,6 +44,7 @@ export async function listUnsettledPayments(em: EntityManager, limit = 1000): Pr
     resource: row.resource,
     transaction: row.transaction,
     createdAt: row.created_at,
+    validBefore: row.valid_before,
     unbookedTransfers: row.unbooked_transfers ?? [],
   }));
 }
@@ -40,38 +52,38 @@ export async function listUnsettledPayments(em: EntityManager, limit = 1000): Pr
 /** What a late booking needs of the platform: its log, and its events (publisher counters follow them). */
 export type Bookkeeper = Pick<PlatformServices, 'log' | 'events'>;
 
-/** The publisher shares of a plan: its transfers into publisher payables. */
-function publisherEarnings(plan: PlannedTransfer[]) {
-  return plan.flatMap(({ credit, amount }) => (credit.kind === 'publisher_payable' ? [{ publisherId: credit.publisherId, amount }] : []));
-}
-
 /**
  * Books one `settled_unbooked` payment from the plan it keeps, with the row locked: replicas
  * sweeping at once skip a row another is booking, and the plan's idempotency keys make even a
- * booking that committed unseen earlier move nothing twice. What publishers earned is announced in
- * the same transaction. False when it is no longer unbooked.
+ * booking that committed unseen earlier move nothing twice. What the publisher earned by a call
+ * payment is announced in the same transaction. False when it is no longer unbooked.
  */
 async function bookUnbooked(em: EntityManager, key: PaymentKey, bookkeeper: Bookkeeper): Promise<boolean> {
   return em.transactional(async (tx) => {
     const db = tx as EntityManager;
     const [row] = await db.execute(
-      `select transaction, unbooked_transfers from x402_payment
+      `select transaction, unbooked_transfers, publisher_id, publisher_share::text from x402_payment
        where network = ? and payer = ? and nonce = ? and status = 'settled_unbooked' for update skip locked`,
       [key.network, key.payer, key.nonce],
     );
     if (!row) return false;
-    const plan = planOf(row.unbooked_transfers ?? []);
-    await bookPlan(db, key, plan, row.transaction);
-    const earnings = publisherEarnings(plan);
-    if (earnings.length > 0) await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: earnings }, db);
+    await bookPlan(db, key, planOf(row.unbooked_transfers ?? [], key), row.transaction);
+    const share = BigInt(row.publisher_share ?? 0);
+    if (row.publisher_id && share > 0n) {
+      await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: [{ publisherId: row.publisher_id, amount: share }] }, db);
+    }
     return true;
   });
 }
 
-/** One sweep: books what it can, logs what it cannot (it is tried again on the next sweep). */
+/**
+ * One sweep: books what it can, logs what it cannot. A payment that failed is tried after the
+ * others next time, so a few that keep failing never hold back the rest.
+ */
 export async function bookUnbookedPayments(em: EntityManager, bookkeeper: Bookkeeper): Promise<{ booked: number; failed: number }> {
   const rows = await em.execute(
-    `select network, payer, nonce from x402_payment where status = 'settled_unbooked' order by settled_at limit ${SWEEP_BATCH}`,
+    `select network, payer, nonce from x402_payment where status = 'settled_unbooked'
+     order by booking_tried_at nulls first, settled_at limit ${SWEEP_BATCH}`,
   );
   const outcome = { booked: 0, failed: 0 };
   for (const key of rows as PaymentKey[]) {
@@ -80,11 +92,18 @@ export async function bookUnbookedPayments(em: EntityManager, bookkeeper: Bookke
     } catch (error) {
       outcome.failed += 1;
       bookkeeper.log.error({ err: error, ...key }, 'x402 payment still cannot be booked');
+      await em
+        .execute(`update x402_payment set booking_tried_at = now() where network = ? and payer = ? and nonce = ?`, [key.network, key.payer, key.nonce])
+        .catch(() => undefined);
     }
   }
   return outcome;
 }
 
+/**
+ * Runs where the marketplace runs: a call payment's late revenue is counted by the marketplace's
+ * handler of `x402.booked_late`, which must be in the process that books it. It books deposits too.
+ */
 export function startUnbookedPaymentSweeper(services: PlatformServices): void {
   const timer = setInterval(() => {
     bookUnbookedPayments(services.orm.em.fork() as EntityManager, services)
@@ -96,38 +115,37 @@ export function startUnbookedPaymentSweeper(services: PlatformServices): void {
 }
 
 export type UnknownOutcome = { settled: true; transaction: string } | { settled: false };
+export type Resolution = 'not_found' | 'not_expired' | 'failed' | 'booked' | 'booking_pending';
 
 /**
  * What someone found out on-chain about a `settle_unknown` payment. Settled: it becomes
  * `settled_unbooked` with its transaction as the reference, and is booked at once (`booked`) or,
- * if that fails, by the next sweep (`booking_pending`). Not settled (the authorization expired
- * unused): `failed`, and nothing is booked.
+ * if that fails, by the next sweep (`booking_pending`). Not settled: `failed`, but only once its
+ * authorization has expired (`not_expired` before: a transaction still in the mempool may yet
+ * execute it); its plan is kept. A plan that cannot be read changes nothing and throws.
  */
-export async function resolveUnknownPayment(
-  em: EntityManager,
-  given: PaymentKey,
-  outcome: UnknownOutcome,
-  bookkeeper: Bookkeeper,
-): Promise<'not_found' | 'failed' | 'booked' | 'booking_pending'> {
-  const key = { ...given, payer: given.payer.toLowerCase() };
-  const found = await em.transactional(async (tx) => {
+export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey, outcome: UnknownOutcome, bookkeeper: Bookkeeper): Promise<Resolution> {
+  const key = { network: given.network, payer: given.payer.toLowerCase(), nonce: given.nonce.toLowerCase() };
+  const resolution = await em.transactional(async (tx): Promise<Resolution> => {
     const db = tx as EntityManager;
     const [row] = await db.execute(
-      `select unbooked_transfers from x402_payment where network = ? and payer = ? and nonce = ? and status = 'settle_unknown' for update`,
+      `select unbooked_transfers, valid_before is not null and valid_before < now() - ${EXPIRY_MARGIN} as expired
+       from x402_payment where network = ? and payer = ? and nonce = ? and status = 'settle_unknown' for update`,
       [key.network, key.payer, key.nonce],
     );
-    if (!row) return false;
+    if (!row) return 'not_found';
+    const plan = planOf(row.unbooked_transfers ?? [], key);
     if (!outcome.settled) {
-      await markPayment(db, key, 'failed', null);
-      return true;
+      if (!row.expired) return 'not_expired';
+      await markPayment(db, key, 'failed', null, row.unbooked_transfers);
+      return 'failed';
     }
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
-    const plan = ((row.unbooked_transfers ?? []) as StoredTransfer[]).map((planned) => ({ ...planned, reference: outcome.transaction }));
-    await markPayment(db, key, 'settled_unbooked', outcome.transaction, plan);
-    return true;
+    const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));
+    await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced));
+    return 'booking_pending';
   });
-  if (!found) return 'not_found';
-  if (!outcome.settled) return 'failed';
+  if (resolution !== 'booking_pending') return resolution;
   try {
     return (await bookUnbooked(em, key, bookkeeper)) ? 'booked' : 'booking_pending';
   } catch (error) {

@@ -23,6 +23,8 @@ export interface VerifiedPayment {
   payer: string;
   nonce: string;
   amount: bigint;
+  /** Unix seconds: until then the authorization can be executed on-chain. */
+  validBefore: bigint;
   /** The decoded payload, as the facilitator expects it. */
   paymentPayload: Record<string, any>;
 }
@@ -103,7 +105,14 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
     throw new PaymentRejected('invalid_exact_evm_payload_signature');
   }
   if (getAddress(signer) !== getAddress(authorization.from)) throw new PaymentRejected('invalid_exact_evm_payload_signature');
-  return { x402Version: version, payer: getAddress(authorization.from), nonce: authorization.nonce.toLowerCase(), amount: terms.amount, paymentPayload: payload };
+  return {
+    x402Version: version,
+    payer: getAddress(authorization.from),
+    nonce: authorization.nonce.toLowerCase(),
+    amount: terms.amount,
+    validBefore: BigInt(authorization.validBefore),
+    paymentPayload: payload,
+  };
 }
 
 export const transferWithAuthorizationTypes = TRANSFER_WITH_AUTHORIZATION;

@@ -1,6 +1,7 @@
 import type { SubgraphModule } from '../../shared/subgraph.js';
 import { buildFederatedSchema } from '../../shared/federation.js';
 import { memoize } from '../../shared/memoize.js';
+import { startUnbookedPaymentSweeper } from '../../shared/x402/index.js';
 import { marketplaceEntities } from './entities/index.js';
 import { OrganizationRef } from './entities/organization-stub.js';
 import { logoRoutes } from './logo-routes.js';
@@ -38,6 +39,7 @@ export const marketplaceSubgraph: SubgraphModule = {
   async connect(services) {
     startOrphanedHoldSweeper(services);
     countLateEarnings(services);
+    startUnbookedPaymentSweeper(services);
     followPublisherChanges(services);
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {

@@ -1,7 +1,6 @@
 import type { SubgraphModule } from '../../shared/subgraph.js';
 import { buildFederatedSchema } from '../../shared/federation.js';
 import { memoize } from '../../shared/memoize.js';
-import { startUnbookedPaymentSweeper } from '../../shared/x402/index.js';
 import { walletEntities } from './entities/index.js';
 import { cryptoDepositRoute } from './http/crypto-deposit.js';
 import { stripeWebhookRoute } from './http/stripe-webhook.js';
@@ -40,7 +39,6 @@ export const walletSubgraph: SubgraphModule = {
     cryptoDepositRoute(router, services);
   },
   connect(services) {
-    startUnbookedPaymentSweeper(services);
     services.events.on('account.email_verified', async ({ userId }, em) => {
       await rewardReferral(em, userId, services.config.wallet.referralBonus);
     });

@@ -10,7 +10,7 @@ import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
-import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment } from '../../shared/x402/index.js';
+import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
 const PLATFORM_PAY_TO = Wallet.createRandom().address;
@@ -238,11 +238,38 @@ describe('x402 per request', () => {
     const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${found.nonce}:%`]);
     expect(references).toEqual([{ reference: transaction }]);
     expect(await resolveUnknownPayment(em, foundKey, { settled: false }, bookkeeper)).toBe('not_found');
-    expect(await resolveUnknownPayment(em, { network: lost.network, payer: lost.payer, nonce: lost.nonce }, { settled: false }, bookkeeper)).toBe('failed');
-    expect(await paymentOf(pub.slug, '/echo/lost')).toMatchObject({ status: 'failed', unbooked_transfers: null });
+    // Until its authorization has expired, an unanswered settlement may still execute: it cannot be failed yet.
+    const lostKey = { network: lost.network, payer: lost.payer, nonce: lost.nonce.toUpperCase().replace('0X', '0x') };
+    expect(await resolveUnknownPayment(em, lostKey, { settled: false }, bookkeeper)).toBe('not_expired');
+    expect(await paymentOf(pub.slug, '/echo/lost')).toMatchObject({ status: 'settle_unknown' });
+    await em.execute(`update x402_payment set valid_before = now() - interval '10 minutes' where nonce = ?`, [lost.nonce]);
+    expect(await resolveUnknownPayment(em, lostKey, { settled: false }, bookkeeper)).toBe('failed');
+    const failed = await paymentOf(pub.slug, '/echo/lost');
+    expect(failed.status).toBe('failed');
+    expect(failed.unbooked_transfers).toHaveLength(2);
     expect(await payableOf(pub.id)).toBe('10000');
     await usageCountersOf(t.platform.services).flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10000 });
+  });
+
+  it('a call paid to the publisher’s own wallet and found on-chain later counts its revenue then', async () => {
+    const pub = await x402Publisher();
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    facilitator.garbleSettlement = true;
+    try {
+      const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
+      expect((await t.api.get(`/publishers/${pub.slug}/echo/direct`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
+    } finally {
+      facilitator.garbleSettlement = false;
+    }
+    await usageCountersOf(t.platform.services).flush();
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 0 });
+    const payment = await paymentOf(pub.slug, '/echo/direct');
+    expect(payment).toMatchObject({ status: 'settle_unknown', unbooked_transfers: [], publisher_id: pub.id, publisher_share: '10000' });
+    const outcome = { settled: true as const, transaction: `0x${'12'.repeat(32)}` };
+    expect(await resolveUnknownPayment(em, payment as PaymentKey, outcome, t.platform.services)).toBe('booked');
+    expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 10000 });
+    expect(await payableOf(pub.id)).toBe('0');
   });
 
   it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {

@@ -47,6 +47,28 @@ describe('operator commands', () => {
     }
   });
 
+  it('x402:payments lists a payment a crash left verified, and refuses to fail one whose authorization may still execute', async () => {
+    const stale = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
+    const unknown = { ...stale, nonce: `0x${randomBytes(32).toString('hex')}` };
+    await client.query(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, unbooked_transfers)
+       values ($1, $2, $3, 5, '0x0', 'http://app.test/a', 'verified', now() - interval '1 hour', now() - interval '55 minutes', null),
+              ($1, $2, $4, 5, '0x0', 'http://app.test/b', 'settle_unknown', now(), now() + interval '5 minutes', '[]')`,
+      [stale.network, stale.payer, stale.nonce, unknown.nonce],
+    );
+    try {
+      const listed = JSON.parse((await command('x402-payments-cli.js', 'list')).stdout);
+      expect(listed.map((payment: { nonce: string; status: string }) => [payment.nonce, payment.status])).toEqual([
+        [stale.nonce, 'verified'],
+        [unknown.nonce, 'settle_unknown'],
+      ]);
+      const early = await command('x402-payments-cli.js', 'failed', unknown.network, unknown.payer, unknown.nonce);
+      expect([early.code, JSON.parse(early.stdout)]).toEqual([1, { result: 'not_expired' }]);
+    } finally {
+      await client.query(`delete from x402_payment where payer = $1`, [stale.payer]);
+    }
+  });
+
   it('x402:payments lists a settle_unknown payment and books it once it is said to be settled', async () => {
     const key = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
     const plan = [
@@ -79,6 +101,8 @@ describe('operator commands', () => {
     const again = await command('x402-payments-cli.js', 'failed', key.network, key.payer, key.nonce);
     expect([again.code, JSON.parse(again.stdout)]).toEqual([1, { result: 'not_found' }]);
     expect((await command('x402-payments-cli.js', 'settled', key.network)).code).toBe(2);
+    expect((await command('x402-payments-cli.js', 'settled', key.network, key.payer, key.nonce, '0x1234')).code).toBe(2);
+    expect((await command('x402-payments-cli.js', 'list', 'extra')).code).toBe(2);
     expect((await command('ledger-check-cli.js')).code).toBe(0);
   });
 });

@@ -199,6 +199,59 @@ describe('on-chain deposit (x402)', () => {
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.40' }]);
   });
 
+  it('a deposit kept as settle_unknown by the first version (account as userId and publisherId) is credited when found on-chain', async () => {
+    const agent = await registerAgent(t);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const key = { network: 'eip155:84532', payer: payer.address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };
+    const idempotencyKey = `x402:${key.network}:${key.payer}:${key.nonce}`;
+    await em.execute(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, unbooked_transfers)
+       values (?, ?, ?, 300000, ?, 'http://app.test/wallet/deposit/crypto', 'settle_unknown', now(), ?::jsonb)`,
+      [key.network, key.payer, key.nonce, PLATFORM_PAY_TO.toLowerCase(), JSON.stringify([{ idempotencyKey, amount: '300000', kind: 'deposit', userId: agent.id, publisherId }])],
+    );
+    const transaction = `0x${'ee'.repeat(32)}`;
+    expect(await resolveUnknownPayment(em, key, { settled: true, transaction }, t.platform.services)).toBe('booked');
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.30' }]);
+    const [movement] = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data;
+    expect(movement).toMatchObject({ type: 'deposit', amount: '0.30', reference: transaction });
+  });
+
+  it('a kept plan that cannot be read is refused before anything changes', async () => {
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const key = { network: 'eip155:84532', payer: payer.address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };
+    await em.execute(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, unbooked_transfers)
+       values (?, ?, ?, 1, '0x0', 'http://app.test/x', 'settle_unknown', now(), '[{"amount": "1"}]')`,
+      [key.network, key.payer, key.nonce],
+    );
+    await expect(resolveUnknownPayment(em, key, { settled: true, transaction: `0x${'aa'.repeat(32)}` }, t.platform.services)).rejects.toThrow(/cannot be read/);
+    const [row] = await em.execute(`select status from x402_payment where nonce = ?`, [key.nonce]);
+    expect(row.status).toBe('settle_unknown');
+  });
+
+  it('when even the balance cannot be read, a pending deposit still answers 202 (balance null) and is credited by the sweep', async () => {
+    const agent = await registerAgent(t);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await bookUnbookedPayments(em, t.platform.services);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 200_000n });
+    await em.execute(`create function refuse_prepaid_accounts() returns trigger language plpgsql as $$
+      begin
+        if new.kind = 'prepaid' then raise exception 'account refused by the test'; end if;
+        return new;
+      end $$`);
+    await em.execute('create trigger refuse_prepaid_accounts before insert on ledger_account for each row execute function refuse_prepaid_accounts()');
+    let response;
+    try {
+      response = await deposit(agent.api_key, { amount: '0.20', publisher_id: publisherId }, header);
+    } finally {
+      await em.execute('drop trigger refuse_prepaid_accounts on ledger_account; drop function refuse_prepaid_accounts()');
+    }
+    expect(response.status).toBe(202);
+    expect(response.body.data).toMatchObject({ status: 'pending', prepaid_balance: null, transaction_id: null });
+    expect(await bookUnbookedPayments(em, t.platform.services)).toEqual({ booked: 1, failed: 0 });
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.20' }]);
+  });
+
   it('in verify-only mode a verified signature is enough (no facilitator call)', async () => {
     const agent = await registerAgent(t);
     const x402 = t.platform.services.config.x402;

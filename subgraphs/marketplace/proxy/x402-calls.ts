@@ -59,7 +59,8 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
   const { paidToPlatform, ...terms } = callPaymentTerms(context, target, path);
   try {
     const payment = verifyExactPayment(decodePaymentHeader(header), terms);
-    if (!(await recordPayment(context.em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
+    const publisherShare = { publisherId: target.publisher.id, amount: target.price.total - target.price.fee };
+    if (!(await recordPayment(context.em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, publisherShare }))) {
       throw new PaymentRejected('duplicate_settlement');
     }
     return { terms, payment, paidToPlatform };

@@ -23,7 +23,7 @@ export interface Estimate {
 /** The proxy also takes HEAD (priced as the GET of its path). */
 const ESTIMABLE_METHODS = [...HTTP_METHODS, 'HEAD'] as const;
 
-const NO_PATH: AllowedMatch = { endpoint: null, lookalike: null };
+const NO_ENDPOINT: AllowedMatch = { endpoint: null, lookalike: null };
 
 /** As the proxy decides it: a path the call could not take is refused here too, not priced. */
 async function allowedMatch(context: RequestContext, publisher: Publisher, method: string, path: string): Promise<AllowedMatch> {
@@ -42,9 +42,8 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   const pricing = pricingOf(await context.em.find(PublisherPricing, { publisherId: publisher.id }));
   // As the data plane routes it: a tool call is priced per execution.
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
-  const path = toolCall ? '' : (input.path ?? '');
-  // Without a path (a database query, a tool call) there is no endpoint to match or refuse.
-  const { endpoint, lookalike } = path ? await allowedMatch(context, publisher, method, path) : NO_PATH;
+  // A tool call names a tool, not an endpoint; any other call without a path is the root resource, as the proxy routes it.
+  const { endpoint, lookalike } = toolCall ? NO_ENDPOINT : await allowedMatch(context, publisher, method, input.path || '/');
   const price = priceOfCall(
     pricing,
     endpoint,

@@ -65,7 +65,8 @@ export interface CryptoDepositResult {
   data: {
     amount: string;
     publisher_id: string;
-    prepaid_balance: string;
+    /** Null only when a pending deposit's balance could not be read either. */
+    prepaid_balance: string | null;
     transaction_id: string | null;
     network: string;
     payer: string;
@@ -88,6 +89,21 @@ function depositPlan(key: PaymentKey, amount: bigint, userId: string, publisherI
       metadata: { method: 'x402', network: key.network, payer: key.payer, publisher_id: publisherId },
     },
   ];
+}
+
+/**
+ * The caller's credits with the publisher after the deposit. When the deposit could not be booked
+ * the database may be what failed: the answer is then still 202 pending, with the balance unknown.
+ */
+async function prepaidBalanceOf(context: RequestContext, userId: string, publisherId: string, booked: boolean): Promise<string | null> {
+  const em = context.em as EntityManager;
+  try {
+    return formatMoney((await getAccountBalance(em, await ensurePrepaidAccount(em, userId, publisherId))).available);
+  } catch (error) {
+    if (booked) throw error;
+    context.log.warn({ err: error }, 'prepaid balance not read for a pending deposit');
+    return null;
+  }
 }
 
 /**
@@ -124,14 +140,13 @@ export async function acceptCryptoDeposit(
   const transaction = settlement.transaction || null;
   const plan = depositPlan(key, terms.amount, userId, publisherId, transaction || key.nonce);
   const booked = await bookSettledPayment(em, key, plan, transaction, context.log);
-  const balance = await getAccountBalance(em, await ensurePrepaidAccount(em, userId, publisherId));
   return {
     settlement,
     booked: booked !== null,
     data: {
       amount: formatMoney(terms.amount),
       publisher_id: publisherId,
-      prepaid_balance: formatMoney(balance.available),
+      prepaid_balance: await prepaidBalanceOf(context, userId, publisherId, booked !== null),
       transaction_id: booked?.[0]?.id ?? null,
       network: terms.network.caip2,
       payer: payment.payer,
