@@ -58,7 +58,9 @@ export class Migration20261121155300_ledger_initial extends Migration {
  */
 export class Migration20261122093000_ledger_pending_holds_index extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create index "ledger_transfer_pending_holds_index" on "ledger_transfer" ("created_at") where "type" = 'reserve' and "state" = 'pending'`);
+    // `if not exists`: on a long ledger history, build it beforehand with CREATE INDEX CONCURRENTLY
+    // (README) and this step is a no-op; built here, it blocks ledger writes while it runs.
+    this.addSql(`create index if not exists "ledger_transfer_pending_holds_index" on "ledger_transfer" ("created_at") where "type" = 'reserve' and "state" = 'pending'`);
   }
 }
 
