@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { constantTimeEqual } from '../shared/crypto.js';
+import { constantTimeEqual, sha256Hex } from '../shared/crypto.js';
 import { sendError } from '../shared/http/error-response.js';
 import type { PlatformServices } from '../shared/services.js';
 import { bearerTokenOf } from './context.js';
@@ -14,7 +14,8 @@ export function metricsRoute(services: PlatformServices) {
     const token = services.config.metricsToken;
     if (!token) return sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` });
     const given = bearerTokenOf(req);
-    if (!given || !constantTimeEqual(given, token)) {
+    // Digests of equal length: the comparison does not reveal the token's length either.
+    if (!given || !constantTimeEqual(sha256Hex(given), sha256Hex(token))) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
       return sendError(res, { status: 401, code: 'unauthorized', message: 'GET /metrics needs the metrics token' });
     }

@@ -8,11 +8,12 @@ export type PaidCallOutcome =
   | 'charged'
   | 'released'
   | 'free'
-  | 'refunded'
   | 'onchain_settled'
   | 'onchain_unbooked'
   | 'onchain_dropped';
 
+const SCRAPE_STATEMENT_TIMEOUT_MS = 2000;
+const SCRAPE_DEADLINE_MS = 3000;
 const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -40,6 +41,22 @@ export class PlatformMetrics {
     help: 'Micro-dollars charged to wallets for proxied calls (price plus fee, before refunds)',
     registers: [this.registry],
   });
+  readonly refunds = new Counter({
+    name: 'acp_paid_call_refunds_total',
+    help: 'Charged calls refunded whole because the upstream broke off the answer (also counted as charged)',
+    registers: [this.registry],
+  });
+  readonly refundedMicros = new Counter({
+    name: 'acp_refunded_microdollars_total',
+    help: 'Micro-dollars given back for broken-off answers',
+    registers: [this.registry],
+  });
+  private readonly collectErrors = new Counter({
+    name: 'acp_metrics_collect_errors_total',
+    help: 'Scrape-time reads that failed or took longer than 2 s (their gauges then read NaN)',
+    labelNames: ['gauge'] as const,
+    registers: [this.registry],
+  });
   readonly upstreamResponse = new Histogram({
     name: 'acp_upstream_response_seconds',
     help: 'Time from sending a proxied call to the upstream until its response headers',
@@ -49,14 +66,14 @@ export class PlatformMetrics {
 
   constructor(em: () => EntityManager, log: Logger) {
     collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
-    const readFailed = (what: string) => (error: unknown) => log.warn({ err: error }, `metrics: ${what} not read`);
+    const read = (gauge: string, sql: string) => this.readForScrape(em, gauge, sql, log);
     new Gauge({
       name: 'acp_ledger_pending_holds',
       help: 'Call holds not yet posted or voided',
       registers: [this.registry],
       async collect() {
-        const [row] = await em().execute(`select count(*)::int as holds from ledger_transfer where type = 'reserve' and state = 'pending'`).catch(readFailed('pending holds')) ?? [];
-        if (row) this.set(row.holds);
+        const rows = await read('acp_ledger_pending_holds', `select count(*)::int as value from ledger_transfer where type = 'reserve' and state = 'pending'`);
+        this.set(rows ? rows[0]!.value : NaN);
       },
     });
     new Gauge({
@@ -64,10 +81,11 @@ export class PlatformMetrics {
       help: 'Age of the oldest pending hold (an orphan sweep releases holds older than PROXY_HOLD_EXPIRY_SECONDS)',
       registers: [this.registry],
       async collect() {
-        const [row] = await em()
-          .execute(`select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as age from ledger_transfer where type = 'reserve' and state = 'pending'`)
-          .catch(readFailed('oldest pending hold')) ?? [];
-        if (row) this.set(row.age);
+        const rows = await read(
+          'acp_ledger_oldest_pending_hold_seconds',
+          `select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as value from ledger_transfer where type = 'reserve' and state = 'pending'`,
+        );
+        this.set(rows ? rows[0]!.value : NaN);
       },
     });
     new Gauge({
@@ -76,22 +94,21 @@ export class PlatformMetrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const rows = await em()
-          .execute(`select status, count(*)::int as payments from x402_payment where status in ('settled_unbooked', 'settle_unknown') group by status`)
-          .catch(readFailed('unsettled payments'));
-        if (!rows) return;
-        const counts = new Map(rows.map((row) => [row.status, row.payments]));
-        for (const status of ['settled_unbooked', 'settle_unknown']) this.set({ status }, counts.get(status) ?? 0);
+        const rows = await read(
+          'acp_x402_unsettled_payments',
+          `select status, count(*)::int as value from x402_payment where status in ('settled_unbooked', 'settle_unknown') group by status`,
+        );
+        const counts = new Map(rows?.map((row) => [row.status, row.value]));
+        for (const status of ['settled_unbooked', 'settle_unknown']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);
       },
     });
     new Gauge({
       name: 'acp_ledger_batched_items',
-      help: 'Holds and posts this process sent, by statement and how: in a batch, alone, or handed back after a batch left them out',
+      help: 'Holds and posts this process sent since it started, by statement and how: in a batch, alone, or handed back after a batch left them out',
       labelNames: ['statement', 'how'] as const,
       registers: [this.registry],
       async collect() {
-        const stats = await ledgerBatchStats(em()).catch(readFailed('ledger batch stats'));
-        if (!stats) return;
+        const stats = await ledgerBatchStats(em());
         for (const [statement, counts] of [['reserve', stats.reserves], ['post', stats.posts]] as const) {
           this.set({ statement, how: 'batched' }, counts.settled);
           this.set({ statement, how: 'alone' }, counts.alone);
@@ -99,6 +116,44 @@ export class PlatformMetrics {
         }
       },
     });
+  }
+
+  /**
+   * A read for a scrape, bounded: 2 s for the statement and 3 s in all (a busy pool must not make
+   * scrapes pile up in front of paid calls). Null when it failed: the gauge then reads NaN, never
+   * a reassuring 0, and the failure is counted.
+   */
+  private async readForScrape(em: () => EntityManager, gauge: string, sql: string, log: Logger): Promise<Record<string, any>[] | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('scrape read took longer than 3 s')), SCRAPE_DEADLINE_MS);
+    });
+    const query = em().transactional(async (tx) => {
+      await tx.execute(`set local statement_timeout = ${SCRAPE_STATEMENT_TIMEOUT_MS}`);
+      return tx.execute(sql);
+    });
+    try {
+      return await Promise.race([query, deadline]);
+    } catch (error) {
+      query.catch(() => undefined);
+      this.collectErrors.inc({ gauge });
+      log.warn({ err: error, gauge }, 'metrics: a gauge could not be read');
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A call charged from a wallet (or prepaid credits), with what it cost. */
+  countCharge(amount: bigint): void {
+    this.paidCalls.inc({ outcome: 'charged' });
+    this.chargedMicros.inc(Number(amount));
+  }
+
+  /** A charged call whose answer broke off, given back whole. */
+  countRefund(amount: bigint): void {
+    this.refunds.inc();
+    this.refundedMicros.inc(Number(amount));
   }
 
   /** Which part of the interface a request path belongs to: a small, fixed set of label values. */

@@ -2,6 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { VerifiedPayment } from './verify.js';
 import type { X402Network } from './networks.js';
 
+/** Beyond year 294,000 PostgreSQL has no timestamp: an authorization valid that long never expires. */
+const LATEST_TIMESTAMP_SECONDS = 9_000_000_000_000n;
+
+const timestampOf = (unixSeconds: bigint) =>
+  unixSeconds >= LATEST_TIMESTAMP_SECONDS ? 'infinity' : new Date(Number(unixSeconds) * 1000).toISOString();
+
 export interface PaymentDetails {
   payTo: string;
   resource: string;
@@ -17,7 +23,7 @@ export interface PaymentDetails {
 export async function recordPayment(em: EntityManager, network: X402Network, payment: VerifiedPayment, details: PaymentDetails): Promise<boolean> {
   const rows = await em.execute(
     `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, publisher_id, publisher_share)
-     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now(), to_timestamp(?::float8), ?, ?::bigint) on conflict do nothing returning nonce`,
+     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now(), ?::timestamptz, ?, ?::bigint) on conflict do nothing returning nonce`,
     [
       network.caip2,
       payment.payer.toLowerCase(),
@@ -25,7 +31,7 @@ export async function recordPayment(em: EntityManager, network: X402Network, pay
       payment.amount.toString(),
       details.payTo.toLowerCase(),
       details.resource,
-      payment.validBefore.toString(),
+      timestampOf(payment.validBefore),
       details.publisherShare?.publisherId ?? null,
       details.publisherShare?.amount.toString() ?? null,
     ],

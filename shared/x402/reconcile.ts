@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../services.js';
-import { bookPlan, planOf, storedPlan, type StoredTransfer } from './booking.js';
+import { bookPlan, planOf, storedPlan, type PlannedTransfer, type StoredTransfer } from './booking.js';
 import { markPayment, type PaymentKey } from './payments.js';
 
 const SWEEP_EVERY_MS = 60_000;
@@ -12,6 +12,8 @@ const STALE_VERIFIED = `interval '15 minutes'`;
  * for the block's own clock, is an unanswered settlement known never to have happened.
  */
 const EXPIRY_MARGIN = `interval '5 minutes'`;
+/** Payments recorded before validBefore was kept count as expired a day after they were recorded. */
+const UNRECORDED_VALIDITY = `interval '1 day'`;
 
 /** A payment whose money moved, or may have moved, on-chain but is not (yet) in the ledger. */
 export interface UnsettledPayment extends PaymentKey {
@@ -53,6 +55,15 @@ export async function listUnsettledPayments(em: EntityManager, limit = 1000): Pr
 export type Bookkeeper = Pick<PlatformServices, 'log' | 'events'>;
 
 /**
+ * What the publisher earned by a call payment: its share, kept with the payment; for one recorded
+ * before shares were kept, what its plan credits to publisher payables.
+ */
+function publisherEarningsOf(row: { publisher_id: string | null; publisher_share: string | null }, plan: PlannedTransfer[]) {
+  if (row.publisher_id) return BigInt(row.publisher_share ?? 0) > 0n ? [{ publisherId: row.publisher_id, amount: BigInt(row.publisher_share!) }] : [];
+  return plan.flatMap(({ credit, amount }) => (credit.kind === 'publisher_payable' ? [{ publisherId: credit.publisherId, amount }] : []));
+}
+
+/**
  * Books one `settled_unbooked` payment from the plan it keeps, with the row locked: replicas
  * sweeping at once skip a row another is booking, and the plan's idempotency keys make even a
  * booking that committed unseen earlier move nothing twice. What the publisher earned by a call
@@ -67,11 +78,10 @@ async function bookUnbooked(em: EntityManager, key: PaymentKey, bookkeeper: Book
       [key.network, key.payer, key.nonce],
     );
     if (!row) return false;
-    await bookPlan(db, key, planOf(row.unbooked_transfers ?? [], key), row.transaction);
-    const share = BigInt(row.publisher_share ?? 0);
-    if (row.publisher_id && share > 0n) {
-      await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: [{ publisherId: row.publisher_id, amount: share }] }, db);
-    }
+    const plan = planOf(row.unbooked_transfers ?? [], key);
+    await bookPlan(db, key, plan, row.transaction);
+    const earnings = publisherEarningsOf(row as { publisher_id: string | null; publisher_share: string | null }, plan);
+    if (earnings.length > 0) await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: earnings }, db);
     return true;
   });
 }
@@ -129,18 +139,18 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
   const resolution = await em.transactional(async (tx): Promise<Resolution> => {
     const db = tx as EntityManager;
     const [row] = await db.execute(
-      `select unbooked_transfers, valid_before is not null and valid_before < now() - ${EXPIRY_MARGIN} as expired
+      `select unbooked_transfers, coalesce(valid_before, created_at + ${UNRECORDED_VALIDITY}) < now() - ${EXPIRY_MARGIN} as expired
        from x402_payment where network = ? and payer = ? and nonce = ? and status = 'settle_unknown' for update`,
       [key.network, key.payer, key.nonce],
     );
     if (!row) return 'not_found';
-    const plan = planOf(row.unbooked_transfers ?? [], key);
     if (!outcome.settled) {
       if (!row.expired) return 'not_expired';
       await markPayment(db, key, 'failed', null, row.unbooked_transfers);
       return 'failed';
     }
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
+    const plan = planOf(row.unbooked_transfers ?? [], key);
     const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));
     await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced));
     return 'booking_pending';

@@ -6,6 +6,9 @@ import { fundWallet } from '../support/funding.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { createPublisher } from '../support/publishers.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { randomUUID } from 'node:crypto';
+import { holdCallCharge, releaseCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 let t: TestPlatform;
@@ -32,6 +35,19 @@ const scrape = async () => {
   expect(response.status).toBe(200);
   return response.body as string;
 };
+
+/** Scrapes again and checks how the paid-call series grew since `before`; the new scrape and a growth reader for more checks. */
+async function expectCalls(before: string, expected: { charged: number; released: number; chargedMicros: number; timed: number }) {
+  const after = await scrape();
+  const grew = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
+  expect({
+    charged: grew('acp_paid_calls_total{outcome="charged"}'),
+    released: grew('acp_paid_calls_total{outcome="released"}'),
+    chargedMicros: grew('acp_charged_microdollars_total'),
+    timed: grew('acp_upstream_response_seconds_count'),
+  }).toEqual(expected);
+  return { after, grew };
+}
 
 describe('GET /metrics', () => {
   it('needs the metrics token, compared in full: no token and a wrong one are 401; it does not exist without one configured', async () => {
@@ -65,17 +81,42 @@ describe('GET /metrics', () => {
     expect((await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key })).status).toBe(200);
     expect((await t.api.get(`/publishers/${pub.slug}/echo/b`, { token: agent.api_key })).status).toBe(200);
     expect((await t.api.get(`/publishers/${pub.slug}/fail`, { token: agent.api_key })).status).toBe(500);
-    const after = await scrape();
-    const grew = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
-    expect(grew('acp_paid_calls_total{outcome="charged"}')).toBe(2);
-    expect(grew('acp_paid_calls_total{outcome="released"}')).toBe(1);
-    expect(grew('acp_charged_microdollars_total')).toBe(22_000);
-    expect(grew('acp_upstream_response_seconds_count')).toBe(3);
+    const { after, grew } = await expectCalls(before, { charged: 2, released: 1, chargedMicros: 22_000, timed: 3 });
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="2xx"}')).toBe(2);
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="5xx"}')).toBe(1);
     expect(sample(after, 'acp_ledger_pending_holds')).toBe(0);
+    expect(sample(after, 'acp_metrics_collect_errors_total{gauge="acp_ledger_pending_holds"}')).toBeUndefined();
     expect(sample(after, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(0);
     expect(sample(after, 'acp_ledger_batched_items{statement="reserve",how="alone"}')).toBeGreaterThan(0);
     expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('counts tool calls like proxied calls, and reads a pending hold and its age', async () => {
+    const owner = await signUpVerified(t);
+    const tools = await createPublisher(t, owner.accessToken, {
+      api_url: null,
+      mcp_endpoint: `${upstream.url}/mcp`,
+      publisher_category: 'compute',
+      compute_type: 'function',
+      integration_type: null,
+      gateway_fee_percent: '0',
+      endpoints: [],
+      pricing: [{ pricing_model: 'per_request', price_per_execution: '0.03' }],
+    });
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const before = await scrape();
+    expect((await t.api.post(`/publishers/${tools.slug}/add`, { a: 1, b: 2 }, { token: agent.api_key })).status).toBe(200);
+    expect((await t.api.post(`/publishers/${tools.slug}/fail`, {}, { token: agent.api_key })).status).toBe(502);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const hold = await holdCallCharge(em, { callId: randomUUID(), userId: agent.id, publisherId: tools.id, amount: 1000n, metadata: {} });
+    try {
+      await em.execute(`update ledger_transfer set created_at = now() - interval '90 seconds' where id = ?`, [hold.pendingId]);
+      const { after } = await expectCalls(before, { charged: 1, released: 1, chargedMicros: 30_000, timed: 2 });
+      expect(sample(after, 'acp_ledger_pending_holds')).toBe(1);
+      expect(sample(after, 'acp_ledger_oldest_pending_hold_seconds')).toBeGreaterThanOrEqual(90);
+    } finally {
+      await releaseCallCharge(em, hold, 'test');
+    }
   });
 });

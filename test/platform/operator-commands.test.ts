@@ -64,6 +64,10 @@ describe('operator commands', () => {
       ]);
       const early = await command('x402-payments-cli.js', 'failed', unknown.network, unknown.payer, unknown.nonce);
       expect([early.code, JSON.parse(early.stdout)]).toEqual([1, { result: 'not_expired' }]);
+      // Recorded before validBefore was kept: expired a day after it was recorded.
+      await client.query(`update x402_payment set valid_before = null, created_at = now() - interval '2 days' where nonce = $1`, [unknown.nonce]);
+      const late = await command('x402-payments-cli.js', 'failed', unknown.network, unknown.payer, unknown.nonce);
+      expect([late.code, JSON.parse(late.stdout)]).toEqual([0, { result: 'failed' }]);
     } finally {
       await client.query(`delete from x402_payment where payer = $1`, [stale.payer]);
     }

@@ -252,6 +252,16 @@ describe('on-chain deposit (x402)', () => {
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.20' }]);
   });
 
+  it('accepts an authorization valid for longer than PostgreSQL has timestamps (kept as never expiring)', async () => {
+    const agent = await registerAgent(t);
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, validBefore: 10_000_000_000_000 });
+    const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, header);
+    expect(response.status).toBe(200);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const [payment] = await em.execute(`select valid_before::text from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
+    expect(payment.valid_before).toBe('infinity');
+  });
+
   it('in verify-only mode a verified signature is enough (no facilitator call)', async () => {
     const agent = await registerAgent(t);
     const x402 = t.platform.services.config.x402;

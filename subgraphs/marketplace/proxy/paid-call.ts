@@ -154,8 +154,7 @@ export async function finishPaidCall(
     charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
     Object.assign(headers, chargeHeaders(charge));
     counters.record(target.publisher.id, context.identity?.userId ?? null, charge.publisherEarned);
-    metrics.paidCalls.inc({ outcome: 'charged' });
-    metrics.chargedMicros.inc(Number(charge.amount));
+    metrics.countCharge(charge.amount);
   } else if (hold) {
     await releaseCallCharge(context.em, hold, `upstream_status_${response.statusCode}`);
     metrics.paidCalls.inc({ outcome: 'released' });
@@ -190,7 +189,7 @@ export async function refundBrokenAnswer(context: RequestContext, started: Start
   try {
     await refundCallCharge(context.em, started.hold, charge, chargeMetadata(started.target, started.request, { reason: 'upstream_broke_off' }));
     counters.takeBackRevenue(started.target.publisher.id, charge.publisherEarned);
-    context.services.metrics.paidCalls.inc({ outcome: 'refunded' });
+    context.services.metrics.countRefund(charge.amount);
   } catch (error) {
     context.log.error({ err: error, callId: started.callId, chargeId: charge.chargeId }, 'refund of a broken-off answer failed');
   }

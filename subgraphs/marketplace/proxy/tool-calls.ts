@@ -57,21 +57,28 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
     target.reserve > 0n
       ? await holdCallCharge(context.em, { callId, userId: identity.userId, publisherId: target.publisher.id, amount: target.reserve, metadata })
       : null;
+  const { metrics } = context.services;
   let result: Record<string, unknown>;
+  const sent = performance.now();
   try {
     result = await withToolClient(context.services, target.loaded, (client, options) =>
       client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, options),
     );
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_unreachable');
+    metrics.paidCalls.inc({ outcome: hold ? 'released' : 'free' });
     throw error;
   }
+  metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
   if (result.isError) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_error');
+    metrics.paidCalls.inc({ outcome: hold ? 'released' : 'free' });
     const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
     throw new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`);
   }
   const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
   usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);
+  if (charge) metrics.countCharge(charge.amount);
+  else metrics.paidCalls.inc({ outcome: 'free' });
   return { result, charge };
 }

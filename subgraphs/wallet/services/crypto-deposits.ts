@@ -65,7 +65,7 @@ export interface CryptoDepositResult {
   data: {
     amount: string;
     publisher_id: string;
-    /** Null only when a pending deposit's balance could not be read either. */
+    /** Null only when the balance could not be read after the payment settled. */
     prepaid_balance: string | null;
     transaction_id: string | null;
     network: string;
@@ -92,16 +92,16 @@ function depositPlan(key: PaymentKey, amount: bigint, userId: string, publisherI
 }
 
 /**
- * The caller's credits with the publisher after the deposit. When the deposit could not be booked
- * the database may be what failed: the answer is then still 202 pending, with the balance unknown.
+ * The caller's credits with the publisher after the deposit. The money has moved on-chain by now,
+ * so a balance that cannot be read (the database may be what failed) is answered as null rather
+ * than an error that would invite the caller to pay again.
  */
-async function prepaidBalanceOf(context: RequestContext, userId: string, publisherId: string, booked: boolean): Promise<string | null> {
+async function prepaidBalanceOf(context: RequestContext, userId: string, publisherId: string): Promise<string | null> {
   const em = context.em as EntityManager;
   try {
     return formatMoney((await getAccountBalance(em, await ensurePrepaidAccount(em, userId, publisherId))).available);
   } catch (error) {
-    if (booked) throw error;
-    context.log.warn({ err: error }, 'prepaid balance not read for a pending deposit');
+    context.log.warn({ err: error }, 'prepaid balance not read after a settled deposit');
     return null;
   }
 }
@@ -146,7 +146,7 @@ export async function acceptCryptoDeposit(
     data: {
       amount: formatMoney(terms.amount),
       publisher_id: publisherId,
-      prepaid_balance: await prepaidBalanceOf(context, userId, publisherId, booked !== null),
+      prepaid_balance: await prepaidBalanceOf(context, userId, publisherId),
       transaction_id: booked?.[0]?.id ?? null,
       network: terms.network.caip2,
       payer: payment.payer,
