@@ -5,6 +5,8 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
+import { withPostsRefused } from '../support/ledger.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 let upstream: FakeUpstream;
 let open: TestPlatform;
@@ -168,6 +170,25 @@ describe('GraphQL callPublisher', () => {
     const broke = await registerAgent(open);
     const refused = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/echo/x' } }, { token: broke.api_key });
     expect(refused.body.errors![0].extensions).toMatchObject({ code: 'insufficient_balance', status: 402 });
+  });
+
+  it.each([['GraphQL', true], ['the REST data plane', false]])('through %s, a charge the ledger refuses gives the hold back at once, not at the orphan sweep', async (_label, viaGraphql) => {
+    const owner = await signUpVerified(open);
+    const pub = await createPublisher(open, owner.accessToken, {
+      api_url: upstream.url,
+      gateway_fee_percent: '0',
+      endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
+    });
+    const agent = await fundedAgent(open);
+    const em = open.platform.services.orm.em.fork() as EntityManager;
+    const failed = await withPostsRefused(em, async () =>
+      viaGraphql
+        ? (await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'GET', path: '/echo/x' } }, { token: agent.api_key })).body.errors?.[0]?.extensions?.status
+        : (await open.api.get(`/publishers/${pub.slug}/echo/x`, { token: agent.api_key })).status,
+    );
+    expect(failed).toBe(500);
+    expect((await open.api.get('/wallet/balance', { token: agent.api_key })).body.data).toMatchObject({ balance: '1.00', available: '1.00' });
   });
 
   it('vets the path like the data plane: dot segments and a raw "?" are refused before anything moves', async () => {

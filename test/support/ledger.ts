@@ -67,3 +67,18 @@ export async function fundedWallet(em: EntityManager, micros: bigint): Promise<s
   }
   return wallet;
 }
+
+/** Runs `work` while the database refuses to post any hold (a ledger that fails at the charge). */
+export async function withPostsRefused<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  await em.execute(`create function refuse_posts() returns trigger language plpgsql as $$
+    begin
+      if new.type = 'post' then raise exception 'post refused by the test'; end if;
+      return new;
+    end $$`);
+  await em.execute('create trigger refuse_posts before insert on ledger_transfer for each row execute function refuse_posts()');
+  try {
+    return await work();
+  } finally {
+    await em.execute('drop trigger refuse_posts on ledger_transfer; drop function refuse_posts()');
+  }
+}

@@ -4,7 +4,7 @@ import { formatMicros } from '../services/decimal.js';
 import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
-import { abandonPaidCall, finishPaidCall, startPaidCall } from './paid-call.js';
+import { abandonPaidCall, finishPaidCall, startPaidCall, type FinishedCall } from './paid-call.js';
 import { callPublisherTool, isToolPublisher } from './tool-calls.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
@@ -65,7 +65,16 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
     await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
     throw error;
   }
-  const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
+  let finished: FinishedCall;
+  try {
+    finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
+  } catch (error) {
+    // Not charged (the charge is the last thing that can fail): the hold goes back now, not at the orphan sweep.
+    await abandonPaidCall(context, started, 'charge_failed').catch((releaseError) =>
+      context.log.error({ err: releaseError, callId: started.callId }, 'hold of a call whose charge failed not released; the orphan sweep will'),
+    );
+    throw error;
+  }
   const text = body.toString('utf8');
   let json: unknown = null;
   if ((finished.headers['content-type'] ?? '').includes('json')) {
