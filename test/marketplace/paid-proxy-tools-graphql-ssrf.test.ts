@@ -152,14 +152,19 @@ describe('tool-protocol publishers', () => {
 });
 
 describe('GraphQL callPublisher', () => {
-  it('makes the same paid call as the REST data plane', async () => {
+  /** An upstream echo at 0.01 per call, no fee. */
+  async function echoPublisher(method: 'GET' | 'POST') {
     const owner = await signUpVerified(open);
-    const pub = await createPublisher(open, owner.accessToken, {
+    return createPublisher(open, owner.accessToken, {
       api_url: upstream.url,
       gateway_fee_percent: '0',
-      endpoints: [{ method: 'POST', path: '/echo/{thing}', description: 'Echo' }],
+      endpoints: [{ method, path: '/echo/{thing}', description: 'Echo' }],
       pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
     });
+  }
+
+  it('makes the same paid call as the REST data plane', async () => {
+    const pub = await echoPublisher('POST');
     const agent = await fundedAgent(open);
     const response = await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'POST', path: '/echo/x', query: { q: 1 }, body: { hi: true } } }, { token: agent.api_key });
     expect(response.body.errors).toBeUndefined();
@@ -173,13 +178,7 @@ describe('GraphQL callPublisher', () => {
   });
 
   it.each([['GraphQL', true], ['the REST data plane', false]])('through %s, a charge the ledger refuses gives the hold back at once, not at the orphan sweep', async (_label, viaGraphql) => {
-    const owner = await signUpVerified(open);
-    const pub = await createPublisher(open, owner.accessToken, {
-      api_url: upstream.url,
-      gateway_fee_percent: '0',
-      endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
-      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
-    });
+    const pub = await echoPublisher('GET');
     const agent = await fundedAgent(open);
     const em = open.platform.services.orm.em.fork() as EntityManager;
     const failed = await withPostsRefused(em, async () =>

@@ -6,6 +6,7 @@ import { subgraphModules } from '../../gateway/subgraphs.js';
 import { createOrm, migrate } from '../../shared/db/orm.js';
 import { checkLedger, ensureWalletAccount, pickSystemAccount, transfer } from '../../shared/ledger/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { withInsertsRefused } from './database-faults.js';
 
 /**
  * Enough connections for real races (dozens of statements in the database at once), while two
@@ -69,16 +70,5 @@ export async function fundedWallet(em: EntityManager, micros: bigint): Promise<s
 }
 
 /** Runs `work` while the database refuses to post any hold (a ledger that fails at the charge). */
-export async function withPostsRefused<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
-  await em.execute(`create function refuse_posts() returns trigger language plpgsql as $$
-    begin
-      if new.type = 'post' then raise exception 'post refused by the test'; end if;
-      return new;
-    end $$`);
-  await em.execute('create trigger refuse_posts before insert on ledger_transfer for each row execute function refuse_posts()');
-  try {
-    return await work();
-  } finally {
-    await em.execute('drop trigger refuse_posts on ledger_transfer; drop function refuse_posts()');
-  }
-}
+export const withPostsRefused = <T>(em: EntityManager, work: () => Promise<T>): Promise<T> =>
+  withInsertsRefused(em, { table: 'ledger_transfer', when: `new.type = 'post'` }, work);

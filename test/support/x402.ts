@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BaseWallet } from 'ethers';
 import { findNetwork, transferWithAuthorizationTypes } from '../../shared/x402/index.js';
+import { withInsertsRefused } from './database-faults.js';
 
 export interface SignOptions {
   to: string;
@@ -38,23 +39,6 @@ export async function signPaymentHeader(wallet: BaseWallet, options: SignOptions
   return Buffer.from(JSON.stringify(message)).toString('base64');
 }
 
-/**
- * Runs `work` while the database refuses the first `failures` ledger rows of on-chain payments
- * (a sequence counts across rollbacks), as a database that fails mid-booking would.
- */
-export async function withX402BookingsRefused<T>(em: EntityManager, failures: number, work: () => Promise<T>): Promise<T> {
-  await em.execute('create sequence x402_booking_refusals');
-  await em.execute(`create function refuse_x402_bookings() returns trigger language plpgsql as $$
-    begin
-      if new.metadata->>'method' = 'x402' and nextval('x402_booking_refusals') <= ${failures} then
-        raise exception 'booking refused by the test';
-      end if;
-      return new;
-    end $$`);
-  await em.execute('create trigger refuse_x402_bookings before insert on ledger_transfer for each row execute function refuse_x402_bookings()');
-  try {
-    return await work();
-  } finally {
-    await em.execute('drop trigger refuse_x402_bookings on ledger_transfer; drop function refuse_x402_bookings(); drop sequence x402_booking_refusals');
-  }
-}
+/** Runs `work` while the database refuses the first `failures` ledger rows of on-chain payments, as one failing mid-booking would. */
+export const withX402BookingsRefused = <T>(em: EntityManager, failures: number, work: () => Promise<T>): Promise<T> =>
+  withInsertsRefused(em, { table: 'ledger_transfer', when: `new.metadata->>'method' = 'x402'`, times: failures }, work);

@@ -7,6 +7,7 @@ import { createPublisher } from '../support/publishers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { withInsertsRefused } from '../support/database-faults.js';
 import { bookUnbookedPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 import { FakeFacilitator } from '../fakes/facilitator.js';
 
@@ -234,18 +235,8 @@ describe('on-chain deposit (x402)', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     await bookUnbookedPayments(em, t.platform.services);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 200_000n });
-    await em.execute(`create function refuse_prepaid_accounts() returns trigger language plpgsql as $$
-      begin
-        if new.kind = 'prepaid' then raise exception 'account refused by the test'; end if;
-        return new;
-      end $$`);
-    await em.execute('create trigger refuse_prepaid_accounts before insert on ledger_account for each row execute function refuse_prepaid_accounts()');
-    let response;
-    try {
-      response = await deposit(agent.api_key, { amount: '0.20', publisher_id: publisherId }, header);
-    } finally {
-      await em.execute('drop trigger refuse_prepaid_accounts on ledger_account; drop function refuse_prepaid_accounts()');
-    }
+    const refusedAccounts = { table: 'ledger_account', when: `new.kind = 'prepaid'` };
+    const response = await withInsertsRefused(em, refusedAccounts, () => deposit(agent.api_key, { amount: '0.20', publisher_id: publisherId }, header));
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({ status: 'pending', prepaid_balance: null, transaction_id: null });
     expect(await bookUnbookedPayments(em, t.platform.services)).toEqual({ booked: 1, failed: 0 });
