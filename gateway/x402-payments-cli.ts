@@ -5,11 +5,12 @@ import { runCli } from './cli.js';
 const USAGE = `npm run x402:payments -- [command]
   list                                        on-chain payments not yet in the ledger (the default)
   book                                        book every settled_unbooked payment now
-  settled <network> <payer> <nonce> <tx>      a settle_unknown payment was found on-chain in transaction <tx>
+  settled <network> <payer> <nonce> <tx>      a settle_unknown payment (or one a crash left verified for 15 minutes)
+                                              was found on-chain in transaction <tx>
   failed <network> <payer> <nonce>            a settle_unknown payment never went on-chain: refused (not_expired) until
                                               5 minutes after its authorization's validBefore, since it may still execute
                                               (recorded before validBefore was kept: a day after it was recorded)
-Exit codes: 0 done, 1 not done (not_found, not_expired, booking_pending, a booking that failed), 2 usage.`;
+Exit codes: 0 done, 1 not done (not_found, no_plan, not_expired, booking_pending, a booking that failed), 2 usage.`;
 
 const TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { StoredTransfer } from './booking.js';
 import type { VerifiedPayment } from './verify.js';
 import type { X402Network } from './networks.js';
 
@@ -13,6 +14,11 @@ export interface PaymentDetails {
   resource: string;
   /** A call's payment: what its publisher earns by it (counted in the publisher's revenue once booked). */
   publisherShare?: { publisherId: string; amount: bigint };
+  /**
+   * What the payment books once settled, kept from the start: a process that dies between the
+   * settlement and its booking leaves a `verified` payment that can still be booked exactly.
+   */
+  plan: StoredTransfer[];
 }
 
 /**
@@ -22,8 +28,8 @@ export interface PaymentDetails {
  */
 export async function recordPayment(em: EntityManager, network: X402Network, payment: VerifiedPayment, details: PaymentDetails): Promise<boolean> {
   const rows = await em.execute(
-    `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, publisher_id, publisher_share)
-     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now(), ?::timestamptz, ?, ?::bigint) on conflict do nothing returning nonce`,
+    `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, publisher_id, publisher_share, unbooked_transfers)
+     values (?, ?, ?, ?::bigint, ?, ?, 'verified', now(), ?::timestamptz, ?, ?::bigint, ?::jsonb) on conflict do nothing returning nonce`,
     [
       network.caip2,
       payment.payer.toLowerCase(),
@@ -34,6 +40,7 @@ export async function recordPayment(em: EntityManager, network: X402Network, pay
       timestampOf(payment.validBefore),
       details.publisherShare?.publisherId ?? null,
       details.publisherShare?.amount.toString() ?? null,
+      JSON.stringify(details.plan),
     ],
   );
   return rows.length === 1;

@@ -125,10 +125,11 @@ export function startUnbookedPaymentSweeper(services: PlatformServices): void {
 }
 
 export type UnknownOutcome = { settled: true; transaction: string } | { settled: false };
-export type Resolution = 'not_found' | 'not_expired' | 'failed' | 'booked' | 'booking_pending';
+export type Resolution = 'not_found' | 'no_plan' | 'not_expired' | 'failed' | 'booked' | 'booking_pending';
 
 /**
- * What someone found out on-chain about a `settle_unknown` payment. Settled: it becomes
+ * What someone found out on-chain about a `settle_unknown` payment, or one a crash left
+ * `verified` (older than 15 minutes: younger ones may still be settling). Settled: it becomes
  * `settled_unbooked` with its transaction as the reference, and is booked at once (`booked`) or,
  * if that fails, by the next sweep (`booking_pending`). Not settled: `failed`, but only once its
  * authorization has expired (`not_expired` before: a transaction still in the mempool may yet
@@ -140,7 +141,8 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     const db = tx as EntityManager;
     const [row] = await db.execute(
       `select unbooked_transfers, coalesce(valid_before, created_at + ${UNRECORDED_VALIDITY}) < now() - ${EXPIRY_MARGIN} as expired
-       from x402_payment where network = ? and payer = ? and nonce = ? and status = 'settle_unknown' for update`,
+       from x402_payment where network = ? and payer = ? and nonce = ?
+       and (status = 'settle_unknown' or (status = 'verified' and created_at < now() - ${STALE_VERIFIED})) for update`,
       [key.network, key.payer, key.nonce],
     );
     if (!row) return 'not_found';
@@ -149,6 +151,8 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
       await markPayment(db, key, 'failed', null, row.unbooked_transfers);
       return 'failed';
     }
+    // Recorded before plans were kept from the start: what it would book is not known.
+    if (row.unbooked_transfers === null) return 'no_plan';
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
     const plan = planOf(row.unbooked_transfers ?? [], key);
     const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));

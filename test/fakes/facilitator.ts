@@ -8,6 +8,8 @@ export class FakeFacilitator {
   refuseSettlement = false;
   /** /settle answers a gateway's HTML error page: whether the transfer went on-chain is unknown. */
   garbleSettlement = false;
+  /** How long /settle takes to answer (a chain that is slow to confirm). */
+  settleDelayMs = 0;
   private server!: FakeServer;
 
   get url() {
@@ -20,6 +22,11 @@ export class FakeFacilitator {
   }
 
   private answer(req: IncomingMessage, text: string, res: ServerResponse) {
+    if (req.url === '/settle' && this.settleDelayMs > 0) return void setTimeout(() => this.reply(req, text, res), this.settleDelayMs);
+    this.reply(req, text, res);
+  }
+
+  private reply(req: IncomingMessage, text: string, res: ServerResponse) {
     const body = JSON.parse(text || '{}');
     this.calls.push({ path: req.url ?? '', body });
     const payer = body.paymentPayload?.payload?.authorization?.from;

@@ -36,6 +36,17 @@ function deposit(token: string, body: Record<string, unknown>, paymentHeader?: s
   return t.api.post('/wallet/deposit/crypto', body, { token, headers: paymentHeader ? { [headerName]: paymentHeader } : {} });
 }
 
+/** A deposit the facilitator answers unclearly: 502 settlement_unknown, the payment kept as settle_unknown. */
+async function depositUnclear(token: string, amount: string, value: bigint) {
+  const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value });
+  facilitator.garbleSettlement = true;
+  try {
+    return await deposit(token, { amount, publisher_id: publisherId }, header);
+  } finally {
+    facilitator.garbleSettlement = false;
+  }
+}
+
 describe('on-chain deposit (x402)', () => {
   it('without a payment header answers 402 with v1 requirements in the body and v2 in PAYMENT-REQUIRED', async () => {
     const agent = await registerAgent(t);
@@ -169,13 +180,7 @@ describe('on-chain deposit (x402)', () => {
 
   it('found on-chain later, a settle_unknown deposit is credited with its transaction', async () => {
     const agent = await registerAgent(t);
-    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 250_000n });
-    facilitator.garbleSettlement = true;
-    try {
-      expect((await deposit(agent.api_key, { amount: '0.25', publisher_id: publisherId }, header)).status).toBe(502);
-    } finally {
-      facilitator.garbleSettlement = false;
-    }
+    expect((await depositUnclear(agent.api_key, '0.25', 250_000n)).status).toBe(502);
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const [payment] = await em.execute(`select network, payer, nonce from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
     const transaction = `0x${'cd'.repeat(32)}`;
@@ -241,6 +246,52 @@ describe('on-chain deposit (x402)', () => {
     expect(response.body.data).toMatchObject({ status: 'pending', prepaid_balance: null, transaction_id: null });
     expect(await bookUnbookedPayments(em, t.platform.services)).toEqual({ booked: 1, failed: 0 });
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.20' }]);
+  });
+
+  it('a payment keeps what it will book from the moment it is recorded, so one a crash leaves verified can still be booked', async () => {
+    const agent = await registerAgent(t);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const paymentRow = async () => (await em.execute(`select * from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]))[0]!;
+    facilitator.settleDelayMs = 500;
+    let inFlight: Record<string, any>;
+    let answered;
+    try {
+      const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 150_000n });
+      const answer = deposit(agent.api_key, { amount: '0.15', publisher_id: publisherId }, header);
+      for (inFlight = await paymentRow(); inFlight.status !== 'verified' || inFlight.amount !== '150000'; inFlight = await paymentRow()) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      answered = await answer;
+    } finally {
+      facilitator.settleDelayMs = 0;
+    }
+    expect(inFlight.unbooked_transfers).toEqual([expect.objectContaining({ amount: '150000', kind: 'deposit', credit: { kind: 'prepaid', userId: agent.id, publisherId } })]);
+    expect(answered.status).toBe(200);
+    expect(await paymentRow()).toMatchObject({ status: 'settled', unbooked_transfers: null });
+
+    // A crash between settling and booking: the row stays verified with its plan.
+    expect((await depositUnclear(agent.api_key, '0.05', 50_000n)).status).toBe(502);
+    const row = await paymentRow();
+    await em.execute(`update x402_payment set status = 'verified' where nonce = ?`, [row.nonce]);
+    const key = { network: row.network, payer: row.payer, nonce: row.nonce };
+    const transaction = `0x${'bc'.repeat(32)}`;
+    // A young verified payment may still be settling: it is never touched.
+    expect(await resolveUnknownPayment(em, key, { settled: true, transaction }, t.platform.services)).toBe('not_found');
+    await em.execute(`update x402_payment set created_at = now() - interval '1 hour' where nonce = ?`, [row.nonce]);
+    expect(await resolveUnknownPayment(em, key, { settled: true, transaction }, t.platform.services)).toBe('booked');
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.20' }]);
+  });
+
+  it('a verified payment recorded before plans were kept cannot be booked blind, but can be failed once expired', async () => {
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const key = { network: 'eip155:84532', payer: payer.address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };
+    await em.execute(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before)
+       values (?, ?, ?, 1000, '0x0', 'http://app.test/x', 'verified', now() - interval '1 hour', now() - interval '30 minutes')`,
+      [key.network, key.payer, key.nonce],
+    );
+    expect(await resolveUnknownPayment(em, key, { settled: true, transaction: `0x${'cd'.repeat(32)}` }, t.platform.services)).toBe('no_plan');
+    expect(await resolveUnknownPayment(em, key, { settled: false }, t.platform.services)).toBe('failed');
   });
 
   it('accepts an authorization valid for longer than PostgreSQL has timestamps (kept as never expiring)', async () => {

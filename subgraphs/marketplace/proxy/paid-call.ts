@@ -197,7 +197,8 @@ export async function refundBrokenAnswer(context: RequestContext, started: Start
 
 /** A call that failed after the upstream answered but before it was settled: release the hold, drop the body. */
 export async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
-  started.response.body.destroy();
+  // The body is dropped: an abort error it may still emit (read whole already, or cut) concerns no one.
+  started.response.body.on('error', () => undefined).destroy();
   if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
   if (started.onChain) await dropCallPayment(context, started.onChain);
   context.services.metrics.paidCalls.inc({ outcome: started.hold ? 'released' : started.onChain ? 'onchain_dropped' : 'free' });

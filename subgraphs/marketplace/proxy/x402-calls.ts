@@ -10,6 +10,7 @@ import {
   markPayment,
   paymentKey,
   paymentKeyStem,
+  storedPlan,
   PaymentRejected,
   PaymentRequired,
   recordPayment,
@@ -59,11 +60,15 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
   const { paidToPlatform, ...terms } = callPaymentTerms(context, target, path);
   try {
     const payment = verifyExactPayment(decodePaymentHeader(header), terms);
-    const publisherShare = { publisherId: target.publisher.id, amount: target.price.total - target.price.fee };
-    if (!(await recordPayment(context.em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, publisherShare }))) {
-      throw new PaymentRejected('duplicate_settlement');
-    }
-    return { terms, payment, paidToPlatform };
+    const paid: OnChainPayment = { terms, payment, paidToPlatform };
+    const details = {
+      payTo: terms.payTo,
+      resource: terms.resource,
+      publisherShare: { publisherId: target.publisher.id, amount: target.price.total - target.price.fee },
+      plan: storedPlan(bookingPlan(target, paid, payment.nonce)),
+    };
+    if (!(await recordPayment(context.em, terms.network, payment, details))) throw new PaymentRejected('duplicate_settlement');
+    return paid;
   } catch (error) {
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;

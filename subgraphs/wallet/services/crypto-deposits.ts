@@ -13,6 +13,7 @@ import {
   markPayment,
   paymentKey,
   paymentKeyStem,
+  storedPlan,
   PaymentRejected,
   recordPayment,
   settlePayment,
@@ -120,10 +121,11 @@ export async function acceptCryptoDeposit(
   const { userId } = requireIdentity(context);
   const payment = verifyExactPayment(decodePaymentHeader(header), terms);
   const em = context.em as EntityManager;
-  if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource }))) {
+  const key = paymentKey(terms.network, payment);
+  const plan = (reference: string) => depositPlan(key, terms.amount, userId, publisherId, reference);
+  if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, plan: storedPlan(plan(key.nonce)) }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
-  const key = paymentKey(terms.network, payment);
   let settlement: Settlement;
   try {
     const { settlement: mode, facilitatorUrl } = context.services.config.x402;
@@ -131,15 +133,14 @@ export async function acceptCryptoDeposit(
   } catch (error) {
     if (error instanceof SettlementUnknown) {
       // It may have gone on-chain: kept with the deposit it still needs, never marked failed.
-      await keepUnbooked(em, key, 'settle_unknown', depositPlan(key, terms.amount, userId, publisherId, key.nonce), null, error, context.log);
+      await keepUnbooked(em, key, 'settle_unknown', plan(key.nonce), null, error, context.log);
     } else {
       await markPayment(em, key, 'failed', null);
     }
     throw error;
   }
   const transaction = settlement.transaction || null;
-  const plan = depositPlan(key, terms.amount, userId, publisherId, transaction || key.nonce);
-  const booked = await bookSettledPayment(em, key, plan, transaction, context.log);
+  const booked = await bookSettledPayment(em, key, plan(transaction || key.nonce), transaction, context.log);
   return {
     settlement,
     booked: booked !== null,
