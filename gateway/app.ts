@@ -30,13 +30,17 @@ function logRequests(parts: AppParts) {
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
+    // 'close' rather than 'finish': an answer cut short (the caller left, or a broken upstream made
+    // us cut it) is logged and counted too.
+    res.on('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = req.originalUrl.split('?')[0]!;
-      const entry = { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100 };
-      parts.services.metrics.httpRequests.observe({ surface: PlatformMetrics.surfaceOf(path), status_class: `${Math.floor(res.statusCode / 100)}xx` }, ms / 1000);
+      const finished = res.writableFinished;
+      const entry = { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100, ...(finished ? {} : { cutShort: true }) };
+      const statusClass = finished ? `${Math.floor(res.statusCode / 100)}xx` : 'cut_short';
+      parts.services.metrics.httpRequests.observe({ surface: PlatformMetrics.surfaceOf(path), status_class: statusClass }, ms / 1000);
       if (res.statusCode >= 500) parts.services.log.error(entry, 'request failed');
-      else parts.services.log.info(entry, 'request');
+      else parts.services.log.info(entry, finished ? 'request' : 'request cut short');
     });
     next();
   };

@@ -25,7 +25,7 @@ export class PlatformMetrics {
   readonly registry = new Registry();
   readonly httpRequests = new Histogram({
     name: 'acp_http_request_duration_seconds',
-    help: 'Requests answered, by surface (graphql, publishers, rest) and status class, with their duration',
+    help: 'Requests, by surface (graphql, publishers, rest) and status class (cut_short: the answer did not complete), with their duration',
     labelNames: ['surface', 'status_class'] as const,
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],

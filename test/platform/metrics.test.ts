@@ -91,6 +91,21 @@ describe('GET /metrics', () => {
     expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 
+  it('counts a request whose caller left before the answer as cut short', async () => {
+    const owner = await signUpVerified(t);
+    const pub = await createPublisher(t, owner.accessToken, { api_url: upstream.url, endpoints: [{ method: 'GET', path: '/slow', description: 'Slow' }], pricing: [] });
+    const before = await scrape();
+    const series = 'acp_http_request_duration_seconds_count{surface="publishers",status_class="cut_short"}';
+    const leaving = fetch(`${t.api.baseUrl}/publishers/${pub.slug}/slow`, { headers: { authorization: `Bearer ${owner.accessToken}` }, signal: AbortSignal.timeout(200) });
+    await expect(leaving).rejects.toThrow();
+    let after = await scrape();
+    for (let waited = 0; sample(after, series) === sample(before, series) && waited < 3000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await scrape();
+    }
+    expect((sample(after, series) ?? 0) - (sample(before, series) ?? 0)).toBe(1);
+  });
+
   it('counts tool calls like proxied calls, and reads a pending hold and its age', async () => {
     const owner = await signUpVerified(t);
     const tools = await createPublisher(t, owner.accessToken, {
