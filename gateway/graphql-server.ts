@@ -42,6 +42,9 @@ export async function createGraphQLServer(
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: true,
+    // The process stops the platform as a whole (main.ts); Apollo's own handler would stop the
+    // server under it and re-raise the signal.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     plugins: [...(protection.plugins as any[])],
     validationRules: [...(protection.validationRules as any[])],

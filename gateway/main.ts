@@ -16,17 +16,20 @@ async function main() {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  const platform = await startPlatform(config, log);
+  // Handlers first: a signal that arrives while the platform starts stops it once it has started.
+  const starting = startPlatform(config, log);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
-    await platform.close();
+    await (await starting).close();
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  await starting;
 }
 
 await main();

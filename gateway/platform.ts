@@ -26,6 +26,21 @@ export async function buildSubgraphSchemas(): Promise<Map<string, GraphQLSchema>
   return new Map(entries);
 }
 
+/**
+ * Stops taking requests and lets those in flight finish (a paid call is charged or released, not
+ * cut mid-way), for at most `graceMs`; then cuts what is left (cut answers are refunded).
+ */
+async function drainHttpServer(httpServer: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  // A keep-alive connection goes idle once its answer is out: it is closed then, not kept open.
+  httpServer.closeIdleConnections();
+  const closeIdle = setInterval(() => httpServer.closeIdleConnections(), 50);
+  const cut = setTimeout(() => httpServer.closeAllConnections(), graceMs);
+  await closed;
+  clearInterval(closeIdle);
+  clearTimeout(cut);
+}
+
 /** The whole platform in one process: database, subgraphs, gateway, REST adapter, HTTP server. */
 export async function startPlatform(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Platform> {
   const opened = await openServices(config, log, subgraphModules);
@@ -46,8 +61,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
     httpServer,
     apiSchema,
     async close() {
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await drainHttpServer(httpServer, config.shutdownGraceMs);
       await graphql.stop();
       await opened.close();
     },

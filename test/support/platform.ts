@@ -33,6 +33,8 @@ export async function startTestPlatform(
     PUBLIC_URL: 'http://app.test',
     DB_POOL_MAX: '10',
     SEED_CATALOGUE: 'false',
+    // A test that ends with a stream still open should not wait long for it at close.
+    SHUTDOWN_GRACE_MS: '1000',
     ...env,
     DATABASE_URL: database.url,
   });
