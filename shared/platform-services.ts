@@ -11,6 +11,7 @@ import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
 import { PlatformMetrics } from './metrics.js';
+import { BackgroundWork } from './background-work.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { PlatformServices } from './services.js';
 import type { SubgraphModule } from './subgraph.js';
@@ -58,6 +59,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     }),
     cache: createCache(config.redisUrl),
     metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log),
+    background: new BackgroundWork(),
     changes,
     onShutdown: (hook) => void shutdownHooks.push(hook),
   };
@@ -65,6 +67,9 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
   return {
     services,
     async close() {
+      if (!(await services.background.settled(config.shutdownGraceMs))) {
+        log.error({ running: services.background.size }, 'work still running at stop (refunds among it are logged for a person when they fail)');
+      }
       for (const hook of shutdownHooks.reverse()) await hook().catch((error) => log.error({ err: error }, 'shutdown hook failed'));
       await changes.close();
       await services.upstream.close();

@@ -7,6 +7,7 @@ import type { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import type { Mailer } from './mail.js';
 import type { PlatformMetrics } from './metrics.js';
+import type { BackgroundWork } from './background-work.js';
 import type { PlatformPorts } from './ports.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -27,6 +28,8 @@ export interface PlatformServices {
   cache: TtlCache;
   /** Counters and gauges served at GET /metrics. */
   metrics: PlatformMetrics;
+  /** Work that outlives its request (a refund after the caller's connection was cut); waited for at stop. */
+  background: BackgroundWork;
   /** Work to finish before the process stops (flushing buffered counters, closing pools). */
   onShutdown(hook: () => Promise<void>): void;
 }

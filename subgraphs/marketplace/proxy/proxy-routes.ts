@@ -138,7 +138,8 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
       if (res.destroyed) return;
       return sendProxyError(res, context, error);
     }
-    await relay(services, context, started, res);
+    // Tracked: when the relay cuts a broken answer, its refund runs on after the connection is gone.
+    await services.background.track(relay(services, context, started, res));
   };
   router.post('/publishers/:slug', handle);
   router.all('/publishers/:slug/*path', handle);
