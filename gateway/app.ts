@@ -36,10 +36,12 @@ function logRequests(parts: AppParts) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = req.originalUrl.split('?')[0]!;
       const finished = res.writableFinished;
-      const entry = { requestId, method: req.method, path, status: res.statusCode, ms: Math.round(ms * 100) / 100, ...(finished ? {} : { cutShort: true }) };
+      // A request cut before its headers went out has no status yet.
+      const status = res.headersSent ? res.statusCode : null;
+      const entry = { requestId, method: req.method, path, status, ms: Math.round(ms * 100) / 100, ...(finished ? {} : { cutShort: true }) };
       const statusClass = finished ? `${Math.floor(res.statusCode / 100)}xx` : 'cut_short';
       parts.services.metrics.httpRequests.observe({ surface: PlatformMetrics.surfaceOf(path), status_class: statusClass }, ms / 1000);
-      if (res.statusCode >= 500) parts.services.log.error(entry, 'request failed');
+      if (status !== null && status >= 500) parts.services.log.error(entry, finished ? 'request failed' : 'request failed, cut short');
       else parts.services.log.info(entry, finished ? 'request' : 'request cut short');
     });
     next();

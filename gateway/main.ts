@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
+import { stopDeadlineMs, stopOnSignals } from '../shared/stop-on-signals.js';
 import { startPlatform } from './platform.js';
 
-/** `npm start`: the whole platform, stopped cleanly (embedded database included) on SIGINT/SIGTERM. */
+/** `npm start`: the whole platform, stopped cleanly (embedded database included) on SIGTERM, SIGINT or SIGHUP. */
 async function main() {
   let config;
   try {
@@ -16,19 +17,8 @@ async function main() {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  // Handlers first: a signal that arrives while the platform starts stops it once it has started.
   const starting = startPlatform(config, log);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'stopping');
-    await (await starting).close();
-    log.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  stopOnSignals(starting, log, stopDeadlineMs(config.shutdownGraceMs));
   await starting;
 }
 

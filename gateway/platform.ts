@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { drainHttpServer } from '../shared/http/drain.js';
 import { openServices } from '../shared/platform-services.js';
 import type { PlatformServices } from '../shared/services.js';
 import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
@@ -24,21 +25,6 @@ export interface Platform {
 export async function buildSubgraphSchemas(): Promise<Map<string, GraphQLSchema>> {
   const entries = await Promise.all(subgraphModules.map(async (module) => [module.name, await module.buildSchema()] as const));
   return new Map(entries);
-}
-
-/**
- * Stops taking requests and lets those in flight finish (a paid call is charged or released, not
- * cut mid-way), for at most `graceMs`; then cuts what is left (cut answers are refunded).
- */
-async function drainHttpServer(httpServer: Server, graceMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-  // A keep-alive connection goes idle once its answer is out: it is closed then, not kept open.
-  httpServer.closeIdleConnections();
-  const closeIdle = setInterval(() => httpServer.closeIdleConnections(), 50);
-  const cut = setTimeout(() => httpServer.closeAllConnections(), graceMs);
-  await closed;
-  clearInterval(closeIdle);
-  clearTimeout(cut);
 }
 
 /** The whole platform in one process: database, subgraphs, gateway, REST adapter, HTTP server. */

@@ -5,7 +5,7 @@ import { runCli } from './cli.js';
 const USAGE = `npm run x402:payments -- [command]
   list                                        on-chain payments not yet in the ledger (the default)
   book                                        book every settled_unbooked payment now
-  settled <network> <payer> <nonce> <tx>      a settle_unknown payment (or one a crash left verified for 15 minutes)
+  settled <network> <payer> <nonce> <tx>      a settle_unknown payment (or one a crash left verified, 15 minutes or longer)
                                               was found on-chain in transaction <tx>
   failed <network> <payer> <nonce>            a settle_unknown payment never went on-chain: refused (not_expired) until
                                               5 minutes after its authorization's validBefore, since it may still execute
@@ -29,7 +29,7 @@ function statedOutcome(command: string, rest: string[]): UnknownOutcome | null {
 async function run(em: EntityManager, args: string[], bookkeeper: Bookkeeper): Promise<number> {
   const [command = 'list', ...rest] = args;
   if (command === 'list' && rest.length === 0) {
-    console.log(JSON.stringify(await listUnsettledPayments(em), null, 2));
+    console.log(JSON.stringify(await listUnsettledPayments(em, bookkeeper.config), null, 2));
     return 0;
   }
   if (command === 'book' && rest.length === 0) {

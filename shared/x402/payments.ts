@@ -51,7 +51,7 @@ export async function recordPayment(em: EntityManager, network: X402Network, pay
  * on-chain) keep the transfers they still need: their idempotency keys make booking them later
  * exactly-once, even if a booking did commit unseen.
  */
-export type PaymentStatus = 'settled' | 'failed' | 'settled_unbooked' | 'settle_unknown';
+export type PaymentStatus = 'verified' | 'settled' | 'failed' | 'settled_unbooked' | 'settle_unknown';
 
 /** Which authorization a row records: (network, payer, nonce), its primary key. */
 export interface PaymentKey {
@@ -66,15 +66,23 @@ export const paymentKey = (network: X402Network, payment: VerifiedPayment): Paym
   nonce: payment.nonce,
 });
 
+/**
+ * Moves a payment on from one of the statuses `from` (by default `verified`, the live call's own
+ * state). A payment that has moved on meanwhile (an operator resolved it while its call was
+ * still running) is left as it is: false then.
+ */
 export async function markPayment(
   em: EntityManager,
   key: PaymentKey,
   status: PaymentStatus,
   transaction: string | null,
   unbookedTransfers: unknown = null,
-): Promise<void> {
-  await em.execute(
-    `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb where network = ? and payer = ? and nonce = ?`,
-    [status, transaction, JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce],
+  from: readonly PaymentStatus[] = ['verified'],
+): Promise<boolean> {
+  const moved = await em.execute(
+    `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb
+     where network = ? and payer = ? and nonce = ? and status in (${from.map(() => '?').join(', ')}) returning nonce`,
+    [status, transaction, JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce, ...from],
   );
+  return moved.length === 1;
 }

@@ -1,12 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../services.js';
 import { bookPlan, planOf, storedPlan, type PlannedTransfer, type StoredTransfer } from './booking.js';
-import { markPayment, type PaymentKey } from './payments.js';
+import type { Config } from '../config.js';
+import { markPayment, type PaymentKey, type PaymentStatus } from './payments.js';
 
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 100;
-/** A payment still `verified` this long after it was recorded lost its settlement to a crash: listed for checking. */
-const STALE_VERIFIED = `interval '15 minutes'`;
+/**
+ * How long after it was recorded a payment still `verified` has lost its settlement to a crash: no
+ * live call can still be settling it. A call can run as long as the orphaned-hold sweep allows a
+ * hold to live (PROXY_HOLD_EXPIRY_SECONDS, at least the worst case of PROXY_TIMEOUT_MS), then verify
+ * and settle; never less than 15 minutes.
+ */
+export const staleVerifiedSeconds = (config: Config) =>
+  Math.max(15 * 60, config.proxy.holdExpirySeconds + Math.ceil((2 * config.proxy.timeoutMs) / 1000) + 60);
+
+/** Statuses an operator's finding resolves; the sweep and the live call move others. */
+const UNRESOLVED: readonly PaymentStatus[] = ['settle_unknown', 'verified'];
 /**
  * An authorization can be executed on-chain until its validBefore: only after that, with a margin
  * for the block's own clock, is an unanswered settlement known never to have happened.
@@ -28,13 +38,13 @@ export interface UnsettledPayment extends PaymentKey {
 }
 
 /** Unbooked and unknown payments, and `verified` ones a crash left between settling and recording it. */
-export async function listUnsettledPayments(em: EntityManager, limit = 1000): Promise<UnsettledPayment[]> {
+export async function listUnsettledPayments(em: EntityManager, config: Config, limit = 1000): Promise<UnsettledPayment[]> {
   const rows = await em.execute(
     `select network, payer, nonce, status, amount::text, pay_to, resource, transaction, created_at, valid_before, unbooked_transfers
      from x402_payment
-     where status in ('settled_unbooked', 'settle_unknown') or (status = 'verified' and created_at < now() - ${STALE_VERIFIED})
+     where status in ('settled_unbooked', 'settle_unknown') or (status = 'verified' and created_at < now() - make_interval(secs => ?))
      order by created_at limit ?`,
-    [limit],
+    [staleVerifiedSeconds(config), limit],
   );
   return rows.map((row) => ({
     network: row.network,
@@ -51,8 +61,8 @@ export async function listUnsettledPayments(em: EntityManager, limit = 1000): Pr
   }));
 }
 
-/** What a late booking needs of the platform: its log, and its events (publisher counters follow them). */
-export type Bookkeeper = Pick<PlatformServices, 'log' | 'events'>;
+/** What a late booking needs of the platform: its log, its events (publisher counters follow them) and its timeouts. */
+export type Bookkeeper = Pick<PlatformServices, 'log' | 'events' | 'config'>;
 
 /**
  * What the publisher earned by a call payment: its share, kept with the payment; for one recorded
@@ -79,7 +89,7 @@ async function bookUnbooked(em: EntityManager, key: PaymentKey, bookkeeper: Book
     );
     if (!row) return false;
     const plan = planOf(row.unbooked_transfers ?? [], key);
-    await bookPlan(db, key, plan, row.transaction);
+    await bookPlan(db, key, plan, row.transaction, ['settled_unbooked']);
     const earnings = publisherEarningsOf(row as { publisher_id: string | null; publisher_share: string | null }, plan);
     if (earnings.length > 0) await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: earnings }, db);
     return true;
@@ -129,7 +139,7 @@ export type Resolution = 'not_found' | 'no_plan' | 'not_expired' | 'failed' | 'b
 
 /**
  * What someone found out on-chain about a `settle_unknown` payment, or one a crash left
- * `verified` (older than 15 minutes: younger ones may still be settling). Settled: it becomes
+ * `verified` (past `staleVerifiedSeconds`: younger ones may still be settling). Settled: it becomes
  * `settled_unbooked` with its transaction as the reference, and is booked at once (`booked`) or,
  * if that fails, by the next sweep (`booking_pending`). Not settled: `failed`, but only once its
  * authorization has expired (`not_expired` before: a transaction still in the mempool may yet
@@ -142,13 +152,13 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     const [row] = await db.execute(
       `select unbooked_transfers, coalesce(valid_before, created_at + ${UNRECORDED_VALIDITY}) < now() - ${EXPIRY_MARGIN} as expired
        from x402_payment where network = ? and payer = ? and nonce = ?
-       and (status = 'settle_unknown' or (status = 'verified' and created_at < now() - ${STALE_VERIFIED})) for update`,
-      [key.network, key.payer, key.nonce],
+       and (status = 'settle_unknown' or (status = 'verified' and created_at < now() - make_interval(secs => ?))) for update`,
+      [key.network, key.payer, key.nonce, staleVerifiedSeconds(bookkeeper.config)],
     );
     if (!row) return 'not_found';
     if (!outcome.settled) {
       if (!row.expired) return 'not_expired';
-      await markPayment(db, key, 'failed', null, row.unbooked_transfers);
+      await markPayment(db, key, 'failed', null, row.unbooked_transfers, UNRESOLVED);
       return 'failed';
     }
     // Recorded before plans were kept from the start: what it would book is not known.
@@ -156,7 +166,7 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
     const plan = planOf(row.unbooked_transfers ?? [], key);
     const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));
-    await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced));
+    await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced), UNRESOLVED);
     return 'booking_pending';
   });
   if (resolution !== 'booking_pending') return resolution;

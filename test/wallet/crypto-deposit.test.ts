@@ -282,6 +282,33 @@ describe('on-chain deposit (x402)', () => {
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.20' }]);
   });
 
+  it('a late answer from the live settlement never overwrites what an operator resolved meanwhile', async () => {
+    const agent = await registerAgent(t);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 300_000n });
+    facilitator.settleDelayMs = 800;
+    facilitator.garbleSettlement = true;
+    try {
+      const live = deposit(agent.api_key, { amount: '0.30', publisher_id: publisherId }, header);
+      let row: Record<string, any> | undefined;
+      while (!row) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        [row] = await em.execute(`select network, payer, nonce from x402_payment where payer = ? and amount = 300000 and status = 'verified'`, [payer.address.toLowerCase()]);
+      }
+      // Seen as stale (a clock far ahead), and found on-chain by an operator while the call still waits.
+      await em.execute(`update x402_payment set created_at = now() - interval '1 day' where nonce = ?`, [row.nonce]);
+      const resolution = await resolveUnknownPayment(em, row as PaymentKey, { settled: true, transaction: `0x${'de'.repeat(32)}` }, t.platform.services);
+      expect(resolution).toBe('booked');
+      expect((await live).status).toBe(502);
+      const [after] = await em.execute(`select status, transaction from x402_payment where nonce = ?`, [row.nonce]);
+      expect(after).toEqual({ status: 'settled', transaction: `0x${'de'.repeat(32)}` });
+    } finally {
+      facilitator.settleDelayMs = 0;
+      facilitator.garbleSettlement = false;
+    }
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.30' }]);
+  });
+
   it('a verified payment recorded before plans were kept cannot be booked blind, but can be failed once expired', async () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const key = { network: 'eip155:84532', payer: payer.address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };

@@ -42,8 +42,13 @@ function queryString(query: Record<string, unknown> | null | undefined): string 
 /**
  * The paid call without streaming, for GraphQL (`callPublisher`) and tool hosts: the same
  * resolution, charging and forwarding as the HTTP data plane, with the answer read whole (capped).
+ * Tracked, so a stopping process lets it charge or release its hold before closing the database.
  */
-export async function callPublisherBuffered(context: RequestContext, input: BufferedCallInput): Promise<BufferedCallResult> {
+export function callPublisherBuffered(context: RequestContext, input: BufferedCallInput): Promise<BufferedCallResult> {
+  return context.services.background.track(callBuffered(context, input));
+}
+
+async function callBuffered(context: RequestContext, input: BufferedCallInput): Promise<BufferedCallResult> {
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = checkedCallPath(input.path ?? '/');
@@ -69,9 +74,10 @@ export async function callPublisherBuffered(context: RequestContext, input: Buff
   try {
     finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
   } catch (error) {
-    // Not charged (the charge is the last thing that can fail): the hold goes back now, not at the orphan sweep.
+    // The charge failed: the hold goes back now, not at the orphan sweep. (Were it already posted, the
+    // release would be refused as closed and change nothing; a settled x402 payment is never dropped.)
     await abandonPaidCall(context, started, 'charge_failed').catch((releaseError) =>
-      context.log.error({ err: releaseError, callId: started.callId }, 'hold of a call whose charge failed not released; the orphan sweep will'),
+      context.log.error({ err: releaseError, callId: started.callId }, 'hold of a call whose charge failed not released here'),
     );
     throw error;
   }

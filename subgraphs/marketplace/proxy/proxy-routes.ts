@@ -96,7 +96,8 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
   const answer = (work: (context: RequestContext, req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
     try {
-      await work(context, req, res);
+      // Tracked like the data plane: a tool call charged or released before the process stops.
+      await services.background.track(work(context, req, res));
     } catch (error) {
       sendError(res, errorBodyOf(error, context.log, context.requestId));
     }

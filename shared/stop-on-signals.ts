@@ -1,0 +1,37 @@
+import type { Logger } from './logger.js';
+
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/**
+ * Stops the process cleanly on SIGTERM, SIGINT or SIGHUP: once `starting` has started, its close()
+ * runs and the process exits 0. Installed before start, so an early signal is not lost. A second
+ * signal, a stop that outlives `deadlineMs` (a database that stopped answering), or a failed
+ * close exits 1 at once: a stop never hangs for good.
+ */
+export function stopOnSignals(starting: Promise<{ close(): Promise<void> }>, log: Logger, deadlineMs: number): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      log.warn({ signal }, 'signalled again while stopping: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    setTimeout(() => {
+      log.error({ deadlineMs }, 'stopping took too long: exiting now');
+      process.exit(1);
+    }, deadlineMs).unref();
+    try {
+      await (await starting).close();
+    } catch (error) {
+      log.error({ err: error }, 'stopping failed');
+      process.exit(1);
+    }
+    log.info('stopped');
+    process.exit(0);
+  };
+  for (const signal of SIGNALS) process.on(signal, () => void stop(signal));
+}
+
+/** Long enough for requests to drain and background work to settle (one grace each), and the rest to close. */
+export const stopDeadlineMs = (shutdownGraceMs: number) => 2 * shutdownGraceMs + 30_000;
