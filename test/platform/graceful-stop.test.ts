@@ -142,7 +142,10 @@ describe('stopping the platform', () => {
       try {
         await holder.query('select pg_advisory_lock(724311901)');
         const child = startMain({ DATABASE_URL: url, DATA_DIR: dataDir });
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        // Once it waits for the lock, it has started (and installed its signal handlers).
+        while ((await holder.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`)).rowCount === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         child.process.kill('SIGTERM');
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(child.process.exitCode).toBeNull();
