@@ -252,6 +252,17 @@ describe('x402 per request', () => {
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 2, total_revenue_atomic: 10000 });
   });
 
+  it('a call paid to the publisher’s own wallet leaves the publisher owing the platform its fee', async () => {
+    const direct = await x402Publisher();
+    const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
+    expect((await t.api.get(`/publishers/${direct.slug}/echo/owed`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
+    expect(await payableOf(direct.id)).toBe('-1000');
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const { nonce } = await paymentOf(direct.slug, '/echo/owed');
+    const booked = await em.execute(`select kind, amount::text from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${nonce}:%`]);
+    expect(booked).toEqual([{ kind: 'gateway_fee', amount: '1000' }]);
+  });
+
   it('a call paid to the publisher’s own wallet and found on-chain later counts its revenue then', async () => {
     const pub = await x402Publisher();
     const em = t.platform.services.orm.em.fork() as EntityManager;
@@ -265,11 +276,17 @@ describe('x402 per request', () => {
     await usageCountersOf(t.platform.services).flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 0 });
     const payment = await paymentOf(pub.slug, '/echo/direct');
-    expect(payment).toMatchObject({ status: 'settle_unknown', unbooked_transfers: [], publisher_id: pub.id, publisher_share: '10000' });
+    expect(payment).toMatchObject({
+      status: 'settle_unknown',
+      unbooked_transfers: [expect.objectContaining({ kind: 'gateway_fee', amount: '1000', debit: expect.objectContaining({ kind: 'publisher_payable', publisherId: pub.id }) })],
+      publisher_id: pub.id,
+      publisher_share: '10000',
+    });
     const outcome = { settled: true as const, transaction: `0x${'12'.repeat(32)}` };
     expect(await resolveUnknownPayment(em, payment as PaymentKey, outcome, t.platform.services)).toBe('booked');
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 10000 });
-    expect(await payableOf(pub.id)).toBe('0');
+    // The publisher holds price and fee on-chain: it owes the platform the fee.
+    expect(await payableOf(pub.id)).toBe('-1000');
   });
 
   it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {

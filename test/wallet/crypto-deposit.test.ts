@@ -362,6 +362,14 @@ describe('on-chain deposit (x402)', () => {
       expect(required.body.accepts[0].payTo).toBe(publisherWallet);
       const header = await signPaymentHeader(payer, { to: publisherWallet, value: 1_000_000n });
       expect((await deposit(agent.api_key, { amount: '1.00', publisher_id: publisherId }, header)).status).toBe(200);
+      // The publisher holds the money: the credits are an advance on its payable, which the calls spending them pay back.
+      const em = t.platform.services.orm.em.fork() as EntityManager;
+      const [payable] = await em.execute(
+        `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+        [publisherId],
+      );
+      expect(payable.balance).toBe('-1000000');
+      expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '1.00' }]);
       const unknown = await deposit(agent.api_key, { amount: '1.00', publisher_id: randomUUID() });
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'publisher_not_found']);
     } finally {

@@ -48,8 +48,10 @@ export function callPaymentTerms(context: RequestContext, target: CallTarget, pa
     resource: `${context.services.config.publicUrl}/publishers/${publisher.slug}${path}`,
     description: `One call to ${publisher.name}: ${formatMoney(target.price.total)} USD`,
   };
-  if (publisher.walletAddress && own) return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: false };
   const { payTo, network } = context.services.config.x402;
+  if (publisher.walletAddress && own) {
+    return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: publisher.walletAddress.toLowerCase() === payTo?.toLowerCase() };
+  }
   const fallback = findNetwork(network);
   if (!payTo || !fallback) throw new AppError(503, 'onchain_payments_unavailable', 'On-chain payments are not configured');
   return { ...base, network: fallback, payTo, paidToPlatform: true };
@@ -122,26 +124,32 @@ async function keepUnknown(context: RequestContext, target: CallTarget, paid: On
 
 /**
  * What a call paid for on-chain books. Paid to the platform: the price for the publisher's payable
- * and the fee for the platform, out of on-chain clearing (a zero part is left out). Paid to the
- * publisher's own wallet: nothing, the money is already the publisher's.
+ * and the fee for the platform, out of on-chain clearing. Paid to the publisher's own wallet, the
+ * publisher holds the price and the fee: it owes the fee, taken from its payable for the platform.
+ * A zero part is left out.
  */
 function bookingPlan(target: CallTarget, paid: OnChainPayment, reference: string): PlannedTransfer[] {
-  if (!paid.paidToPlatform) return [];
   const key = `x402-call:${paymentKeyStem(paymentKey(paid.terms.network, paid.payment))}`;
   const fee = target.price.fee;
-  const clearing: PlannedAccount = { kind: 'onchain_clearing', shardKey: key };
-  const metadata = { method: 'x402', publisher_slug: target.publisher.slug, payer: paid.payment.payer };
+  const payable: PlannedAccount = { kind: 'publisher_payable', publisherId: target.publisher.id, shardKey: key };
+  const common = { reference, metadata: { method: 'x402', publisher_slug: target.publisher.slug, payer: paid.payment.payer } };
+  const feeTransfer: PlannedTransfer = {
+    ...common,
+    idempotencyKey: `${key}:fee`,
+    debit: paid.paidToPlatform ? { kind: 'onchain_clearing', shardKey: key } : payable,
+    credit: { kind: 'platform_revenue', shardKey: key },
+    amount: fee,
+    kind: 'gateway_fee',
+  };
   const price: PlannedTransfer = {
+    ...common,
     idempotencyKey: `${key}:price`,
-    debit: clearing,
-    credit: { kind: 'publisher_payable', publisherId: target.publisher.id, shardKey: key },
+    debit: { kind: 'onchain_clearing', shardKey: key },
+    credit: payable,
     amount: paid.terms.amount - fee,
     kind: 'charge',
-    reference,
-    metadata,
   };
-  const feeTransfer: PlannedTransfer = { ...price, idempotencyKey: `${key}:fee`, credit: { kind: 'platform_revenue', shardKey: key }, amount: fee, kind: 'gateway_fee' };
-  return [price, feeTransfer].filter((planned) => planned.amount > 0n);
+  return (paid.paidToPlatform ? [price, feeTransfer] : [feeTransfer]).filter((planned) => planned.amount > 0n);
 }
 
 /** The upstream failed: the authorization is never executed. */

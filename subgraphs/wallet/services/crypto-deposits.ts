@@ -76,13 +76,21 @@ export interface CryptoDepositResult {
   };
 }
 
-/** The deposit one authorization books: the amount from on-chain clearing into the caller's prepaid credits. */
-function depositPlan(key: PaymentKey, amount: bigint, userId: string, publisherId: string, reference: string): PlannedTransfer[] {
+/**
+ * The deposit one authorization books into the caller's prepaid credits. Paid to the platform, it
+ * comes out of on-chain clearing. Paid to the publisher's own wallet, the publisher already holds
+ * the money: it comes out of the publisher's payable, as an advance that the calls spending these
+ * credits pay back (leaving the publisher owing only the platform's fees).
+ */
+function depositPlan(deposit: { key: PaymentKey; amount: bigint; userId: string; publisherId: string; paidToPublisher: boolean }, reference: string): PlannedTransfer[] {
+  const { key, amount, userId, publisherId } = deposit;
   const idempotencyKey = `x402:${paymentKeyStem(key)}`;
   return [
     {
       idempotencyKey,
-      debit: { kind: 'onchain_clearing', shardKey: idempotencyKey },
+      debit: deposit.paidToPublisher
+        ? { kind: 'publisher_payable', publisherId, shardKey: idempotencyKey }
+        : { kind: 'onchain_clearing', shardKey: idempotencyKey },
       credit: { kind: 'prepaid', userId, publisherId },
       amount,
       kind: 'deposit',
@@ -122,7 +130,8 @@ export async function acceptCryptoDeposit(
   const payment = verifyExactPayment(decodePaymentHeader(header), terms);
   const em = context.em as EntityManager;
   const key = paymentKey(terms.network, payment);
-  const plan = (reference: string) => depositPlan(key, terms.amount, userId, publisherId, reference);
+  const paidToPublisher = terms.payTo.toLowerCase() !== context.services.config.x402.payTo?.toLowerCase();
+  const plan = (reference: string) => depositPlan({ key, amount: terms.amount, userId, publisherId, paidToPublisher }, reference);
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, plan: storedPlan(plan(key.nonce)) }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
