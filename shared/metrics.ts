@@ -64,7 +64,8 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
-  constructor(em: () => EntityManager, log: Logger) {
+  /** `staleVerifiedSeconds`: when a payment still `verified` was left behind by a crash (see shared/x402/reconcile.ts). */
+  constructor(em: () => EntityManager, log: Logger, staleVerifiedSeconds: number) {
     collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
     const read = (gauge: string, sql: string) => this.readForScrape(em, gauge, sql, log);
     new Gauge({
@@ -90,16 +91,19 @@ export class PlatformMetrics {
     });
     new Gauge({
       name: 'acp_x402_unsettled_payments',
-      help: 'On-chain payments not yet in the ledger: settled_unbooked (the sweep books them) and settle_unknown (an operator must check them)',
+      help: 'On-chain payments not yet in the ledger: settled_unbooked (the sweep books them), settle_unknown and verified_stale (a crash left it between settling and booking): an operator must check those',
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
         const rows = await read(
           'acp_x402_unsettled_payments',
-          `select status, count(*)::int as value from x402_payment where status in ('settled_unbooked', 'settle_unknown') group by status`,
+          `select case when status = 'verified' then 'verified_stale' else status end as status, count(*)::int as value from x402_payment
+           where status in ('settled_unbooked', 'settle_unknown')
+              or (status = 'verified' and created_at < now() - make_interval(secs => ${Math.floor(staleVerifiedSeconds)}))
+           group by 1`,
         );
         const counts = new Map(rows?.map((row) => [row.status, row.value]));
-        for (const status of ['settled_unbooked', 'settle_unknown']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);
+        for (const status of ['settled_unbooked', 'settle_unknown', 'verified_stale']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);
       },
     });
     new Gauge({

@@ -87,8 +87,28 @@ describe('GET /metrics', () => {
     expect(sample(after, 'acp_ledger_pending_holds')).toBe(0);
     expect(sample(after, 'acp_metrics_collect_errors_total{gauge="acp_ledger_pending_holds"}')).toBeUndefined();
     expect(sample(after, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(0);
+    expect(sample(after, 'acp_x402_unsettled_payments{status="verified_stale"}')).toBe(0);
     expect(sample(after, 'acp_ledger_batched_items{statement="reserve",how="alone"}')).toBeGreaterThan(0);
     expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('reports on-chain payments an operator must check: unknown ones, and those a crash left verified', async () => {
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const nonce = () => `0x${randomUUID().replace(/-/g, '')}`;
+    await em.execute(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at)
+       values ('eip155:84532', '0xaa', ?, 1, '0x0', 'r', 'verified', now() - interval '1 day'),
+              ('eip155:84532', '0xaa', ?, 1, '0x0', 'r', 'verified', now()),
+              ('eip155:84532', '0xaa', ?, 1, '0x0', 'r', 'settle_unknown', now())`,
+      [nonce(), nonce(), nonce()],
+    );
+    try {
+      const text = await scrape();
+      expect(sample(text, 'acp_x402_unsettled_payments{status="verified_stale"}')).toBe(1);
+      expect(sample(text, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(1);
+    } finally {
+      await em.execute(`delete from x402_payment where payer = '0xaa'`);
+    }
   });
 
   it('counts a request whose caller left before the answer as cut short', async () => {
