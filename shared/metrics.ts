@@ -57,6 +57,12 @@ export class PlatformMetrics {
     labelNames: ['gauge'] as const,
     registers: [this.registry],
   });
+  readonly upstreamFailures = new Counter({
+    name: 'acp_upstream_failures_total',
+    help: 'Proxied calls that got no answer from the upstream, by error code (upstream_timeout, upstream_unreachable, upstream_address_blocked, ...)',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
   readonly upstreamResponse = new Histogram({
     name: 'acp_upstream_response_seconds',
     help: 'Time from sending a proxied call to the upstream until its response headers',

@@ -111,6 +111,20 @@ describe('GET /metrics', () => {
     }
   });
 
+  it('counts calls the upstream never answered by error code, and releases their holds', async () => {
+    const owner = await signUpVerified(t);
+    const pub = await createPublisher(t, owner.accessToken, { api_url: 'http://127.0.0.1:9/', endpoints: [], pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }] });
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const before = await scrape();
+    const response = await t.api.get(`/publishers/${pub.slug}/anything`, { token: agent.api_key });
+    expect([response.status, response.body.error.code]).toEqual([502, 'upstream_unreachable']);
+    const after = await scrape();
+    const series = 'acp_upstream_failures_total{code="upstream_unreachable"}';
+    expect((sample(after, series) ?? 0) - (sample(before, series) ?? 0)).toBe(1);
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data).toMatchObject({ balance: '1.00', available: '1.00' });
+  });
+
   it('counts a request whose caller left before the answer as cut short', async () => {
     const owner = await signUpVerified(t);
     const pub = await createPublisher(t, owner.accessToken, { api_url: upstream.url, endpoints: [{ method: 'GET', path: '/slow', description: 'Slow' }], pricing: [] });

@@ -89,6 +89,8 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
     context.services.metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
     return { callId, target, hold, onChain, response, request, exchangedToken: credentials.exchangedToken ?? null };
   } catch (error) {
+    // Only the platform's own error codes label it (a small fixed set); anything else is `other`.
+    context.services.metrics.upstreamFailures.inc({ code: error instanceof AppError && error.code.startsWith('upstream_') ? error.code : 'other' });
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
     if (onChain) await dropCallPayment(context, onChain);
     throw error;
