@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from '../shared/x402/index.js';
+import { bookAllUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from '../shared/x402/index.js';
 import { runCli } from './cli.js';
 
 const USAGE = `npm run x402:payments -- [command]
@@ -33,7 +33,7 @@ async function run(em: EntityManager, args: string[], bookkeeper: Bookkeeper): P
     return 0;
   }
   if (command === 'book' && rest.length === 0) {
-    const outcome = await bookUnbookedPayments(em, bookkeeper);
+    const outcome = await bookAllUnbookedPayments(em, bookkeeper);
     console.log(JSON.stringify(outcome));
     return outcome.failed > 0 ? 1 : 0;
   }

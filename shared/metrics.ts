@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { ledgerBatchStats } from './ledger/index.js';
+import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { unsettledWhere } from './x402/reconcile.js';
 
 /** How a paid call ended, as far as money goes. */
 export type PaidCallOutcome =
@@ -70,8 +72,7 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
-  /** `staleVerifiedSeconds`: when a payment still `verified` was left behind by a crash (see shared/x402/reconcile.ts). */
-  constructor(em: () => EntityManager, log: Logger, staleVerifiedSeconds: number) {
+  constructor(em: () => EntityManager, log: Logger, config: Config) {
     collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
     const read = (gauge: string, sql: string) => this.readForScrape(em, gauge, sql, log);
     new Gauge({
@@ -104,9 +105,7 @@ export class PlatformMetrics {
         const rows = await read(
           'acp_x402_unsettled_payments',
           `select case when status = 'verified' then 'verified_stale' else status end as status, count(*)::int as value from x402_payment
-           where status in ('settled_unbooked', 'settle_unknown')
-              or (status = 'verified' and created_at < now() - make_interval(secs => ${Math.floor(staleVerifiedSeconds)}))
-           group by 1`,
+           where ${unsettledWhere(config)} group by 1`,
         );
         const counts = new Map(rows?.map((row) => [row.status, row.value]));
         for (const status of ['settled_unbooked', 'settle_unknown', 'verified_stale']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);

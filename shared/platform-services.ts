@@ -11,7 +11,6 @@ import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
 import { createMailer } from './mail.js';
 import { PlatformMetrics } from './metrics.js';
-import { staleVerifiedSeconds } from './x402/reconcile.js';
 import { BackgroundWork } from './background-work.js';
 import { createRateLimiter } from './rate-limit.js';
 import type { PlatformServices } from './services.js';
@@ -59,7 +58,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
       destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
     }),
     cache: createCache(config.redisUrl),
-    metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log, staleVerifiedSeconds(config)),
+    metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log, config),
     background: new BackgroundWork(),
     changes,
     onShutdown: (hook) => void shutdownHooks.push(hook),

@@ -3,11 +3,11 @@ import type { StoredTransfer } from './booking.js';
 import type { VerifiedPayment } from './verify.js';
 import type { X402Network } from './networks.js';
 
-/** Beyond year 294,000 PostgreSQL has no timestamp: an authorization valid that long never expires. */
-const LATEST_TIMESTAMP_SECONDS = 9_000_000_000_000n;
+/** JavaScript dates (and so PostgreSQL timestamps written from them) end here: an authorization valid longer never expires. */
+const LATEST_TIMESTAMP_SECONDS = 8_640_000_000_000n;
 
 const timestampOf = (unixSeconds: bigint) =>
-  unixSeconds >= LATEST_TIMESTAMP_SECONDS ? 'infinity' : new Date(Number(unixSeconds) * 1000).toISOString();
+  unixSeconds > LATEST_TIMESTAMP_SECONDS ? 'infinity' : new Date(Number(unixSeconds) * 1000).toISOString();
 
 export interface PaymentDetails {
   payTo: string;

@@ -15,6 +15,13 @@ const SWEEP_BATCH = 100;
 export const staleVerifiedSeconds = (config: Config) =>
   Math.max(15 * 60, config.proxy.holdExpirySeconds + Math.ceil((2 * config.proxy.timeoutMs) / 1000) + 60);
 
+/** SQL: a `verified` payment a crash left behind (the seconds come from the configuration, an integer). */
+export const staleVerifiedWhere = (config: Config) =>
+  `(status = 'verified' and created_at < now() - make_interval(secs => ${Math.floor(staleVerifiedSeconds(config))}))`;
+
+/** SQL: a payment whose money moved, or may have moved, on-chain and is not (yet) in the ledger. */
+export const unsettledWhere = (config: Config) => `(status in ('settled_unbooked', 'settle_unknown') or ${staleVerifiedWhere(config)})`;
+
 /** Statuses an operator's finding resolves; the sweep and the live call move others. */
 const UNRESOLVED: readonly PaymentStatus[] = ['settle_unknown', 'verified'];
 /**
@@ -42,9 +49,9 @@ export async function listUnsettledPayments(em: EntityManager, config: Config, l
   const rows = await em.execute(
     `select network, payer, nonce, status, amount::text, pay_to, resource, transaction, created_at, valid_before, unbooked_transfers
      from x402_payment
-     where status in ('settled_unbooked', 'settle_unknown') or (status = 'verified' and created_at < now() - make_interval(secs => ?))
+     where ${unsettledWhere(config)}
      order by created_at limit ?`,
-    [staleVerifiedSeconds(config), limit],
+    [limit],
   );
   return rows.map((row) => ({
     network: row.network,
@@ -124,6 +131,19 @@ export async function bookUnbookedPayments(em: EntityManager, bookkeeper: Bookke
  * Runs where the marketplace runs: a call payment's late revenue is counted by the marketplace's
  * handler of `x402.booked_late`, which must be in the process that books it. It books deposits too.
  */
+/**
+ * Sweeps until a sweep books nothing more: every payment that can be booked is, however long the
+ * backlog. `failed` counts those that still cannot be, from the last sweep (failing ones go last).
+ */
+export async function bookAllUnbookedPayments(em: EntityManager, bookkeeper: Bookkeeper): Promise<{ booked: number; failed: number }> {
+  let booked = 0;
+  for (;;) {
+    const sweep = await bookUnbookedPayments(em, bookkeeper);
+    booked += sweep.booked;
+    if (sweep.booked === 0) return { booked, failed: sweep.failed };
+  }
+}
+
 export function startUnbookedPaymentSweeper(services: PlatformServices): void {
   const timer = setInterval(() => {
     bookUnbookedPayments(services.orm.em.fork() as EntityManager, services)
@@ -152,8 +172,8 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     const [row] = await db.execute(
       `select unbooked_transfers, coalesce(valid_before, created_at + ${UNRECORDED_VALIDITY}) < now() - ${EXPIRY_MARGIN} as expired
        from x402_payment where network = ? and payer = ? and nonce = ?
-       and (status = 'settle_unknown' or (status = 'verified' and created_at < now() - make_interval(secs => ?))) for update`,
-      [key.network, key.payer, key.nonce, staleVerifiedSeconds(bookkeeper.config)],
+       and (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) for update`,
+      [key.network, key.payer, key.nonce],
     );
     if (!row) return 'not_found';
     if (!outcome.settled) {

