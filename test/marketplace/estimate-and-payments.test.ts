@@ -44,7 +44,7 @@ describe('estimating a call', () => {
     expect((await estimate(warehouse, { rows: 5000 })).body.data.estimated_cost).toBe('0.10');
   });
 
-  it('refuses, as the proxy would, a path default_deny leaves out and a protected endpoint however spelled; a database query has no path to refuse', async () => {
+  it('refuses, as the proxy would, a path it would not take, one default_deny leaves out and a protected endpoint however spelled; a database query has no path to refuse', async () => {
     const owner = await signUpVerified(t);
     const endpoints = [
       { method: 'GET', path: '/v1/quotes/{symbol}', description: 'Quote', price: '0.002' },
@@ -62,6 +62,10 @@ describe('estimating a call', () => {
     const disguised = await estimate(open, { method: 'DELETE', path: '/V1/%41dmin' });
     expect([disguised.status, disguised.body.error.code]).toEqual([403, 'endpoint_protected']);
     expect((await estimate(open, { method: 'GET', path: '/v1/unknown' })).status).toBe(200);
+    for (const path of ['/v1/quotes/../admin', '/v1/%2e%2e/admin', 'v1/quotes/AAPL']) {
+      const vetted = await estimate(guarded, { method: 'GET', path });
+      expect([vetted.status, vetted.body.error.code]).toEqual([400, 'invalid_path']);
+    }
     // Without a path the call is the root resource, as the proxy routes it: not an endpoint of this publisher.
     const root = await estimate(guarded, { method: 'POST' });
     expect([root.status, root.body.error.code]).toEqual([403, 'endpoint_not_allowed']);

@@ -4,7 +4,7 @@ import type { PublisherEndpoint } from '../entities/endpoint.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
-import { matchAllowedEndpoint, type AllowedMatch } from '../services/call-access.js';
+import { matchAllowedEndpoint, NO_MATCH } from '../services/call-access.js';
 import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
 
@@ -25,8 +25,6 @@ export interface CallTarget {
   payableOnChain: boolean;
 }
 
-/** A tool call names a tool, not a path: no endpoint is matched. */
-const NO_MATCH: AllowedMatch = { endpoint: null, lookalike: null };
 
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {

@@ -10,6 +10,9 @@ export interface AllowedMatch {
   lookalike: PublisherEndpoint | null;
 }
 
+/** A call that names a tool, not a path, matches no endpoint. */
+export const NO_MATCH: AllowedMatch = { endpoint: null, lookalike: null };
+
 /**
  * Matches a call against the publisher's endpoints and refuses what may not go out, the same way
  * for the proxy and the estimate: under `default_deny` only a listed endpoint in its exact spelling

@@ -87,7 +87,7 @@ export function forgetPublisherForCall(services: PlatformServices, ...slugs: str
   for (const slug of slugs) cache.entries.delete(slug);
 }
 
-export function forgetEveryPublisherForCall(services: PlatformServices): void {
+function forgetEveryPublisherForCall(services: PlatformServices): void {
   const cache = cacheOf(services);
   cache.generation += 1;
   cache.entries.clear();

@@ -82,17 +82,10 @@ function matchSegments(template: CompiledTemplate, given: string[]): Record<stri
 /**
  * The endpoint descriptor a call hits: same method, path matching the template. A literal path
  * wins over a templated one (`/users/me` before `/users/{id}`); null when none matches. HEAD is
- * the GET of the same path unless HEAD is documented itself. `ignoreCase` compares decoded
- * segments in lower case on both sides (the params then come lower-cased too).
+ * the GET of the same path unless HEAD is documented itself.
  */
-export function matchEndpoint<E extends { method: string; path: string }>(
-  endpoints: readonly E[] | null,
-  method: string,
-  path: string,
-  options: { ignoreCase?: boolean } = {},
-): EndpointMatch<E> | null {
-  const ignoreCase = options.ignoreCase === true;
-  return matchGiven(endpoints, method.toUpperCase(), givenSegments(path, ignoreCase), ignoreCase);
+export function matchEndpoint<E extends { method: string; path: string }>(endpoints: readonly E[] | null, method: string, path: string): EndpointMatch<E> | null {
+  return matchGiven(endpoints, method.toUpperCase(), givenSegments(path, false), false);
 }
 
 const givenSegments = (path: string, ignoreCase: boolean) => segmentsOf(path).map((segment) => decodedSegment(segment, ignoreCase));
