@@ -12,7 +12,7 @@ import { createRestRouter } from '../rest-adapter/router.js';
 import { errorBodyOf, sendError } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
-import { metricsRoute } from './metrics-route.js';
+import { metricsRoute } from '../shared/http/metrics-route.js';
 
 export interface AppParts {
   services: PlatformServices;

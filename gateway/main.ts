@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
-import { stopDeadlineMs, stopOnSignals } from '../shared/stop-on-signals.js';
+import { stopOnSignals } from '../shared/stop-on-signals.js';
 import { startPlatform } from './platform.js';
 
 /** `npm start`: the whole platform, stopped cleanly (embedded database included) on SIGTERM, SIGINT or SIGHUP. */
@@ -18,7 +18,7 @@ async function main() {
   }
   const log = createLogger(config.logLevel);
   const starting = startPlatform(config, log);
-  stopOnSignals(starting, log, stopDeadlineMs(config.shutdownGraceMs));
+  stopOnSignals(starting, log, config.shutdownGraceMs);
   await starting;
 }
 

@@ -32,7 +32,7 @@ export class PlatformMetrics {
     buckets: SECONDS_BUCKETS,
     registers: [this.registry],
   });
-  readonly paidCalls = new Counter({
+  private readonly paidCalls = new Counter({
     name: 'acp_paid_calls_total',
     help: 'Proxied calls that reached the upstream, by how they ended for the money',
     labelNames: ['outcome'] as const,
@@ -55,7 +55,7 @@ export class PlatformMetrics {
   });
   private readonly collectErrors = new Counter({
     name: 'acp_metrics_collect_errors_total',
-    help: 'Scrape-time reads that failed or took longer than 2 s (their gauges then read NaN)',
+    help: 'Scrape-time reads that failed or timed out (their gauges then read NaN)',
     labelNames: ['gauge'] as const,
     registers: [this.registry],
   });
@@ -74,7 +74,17 @@ export class PlatformMetrics {
 
   constructor(em: () => EntityManager, log: Logger, config: Config) {
     collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
-    const read = (gauge: string, sql: string) => this.readForScrape(em, gauge, sql, log);
+    const read = (gauge: string, sql: string) =>
+      this.readForScrape(
+        gauge,
+        () =>
+          em().transactional(async (tx) => {
+            await tx.execute(`set local statement_timeout = ${SCRAPE_STATEMENT_TIMEOUT_MS}`);
+            return tx.execute(sql);
+          }),
+        log,
+      );
+    const readBatchStats = () => this.readForScrape('acp_ledger_batched_items', () => ledgerBatchStats(em()), log);
     new Gauge({
       name: 'acp_ledger_pending_holds',
       help: 'Call holds not yet posted or voided',
@@ -117,30 +127,27 @@ export class PlatformMetrics {
       labelNames: ['statement', 'how'] as const,
       registers: [this.registry],
       async collect() {
-        const stats = await ledgerBatchStats(em());
-        for (const [statement, counts] of [['reserve', stats.reserves], ['post', stats.posts]] as const) {
-          this.set({ statement, how: 'batched' }, counts.settled);
-          this.set({ statement, how: 'alone' }, counts.alone);
-          this.set({ statement, how: 'handed_back' }, counts.handedBack);
+        const stats = await readBatchStats();
+        for (const [statement, counts] of [['reserve', stats?.reserves], ['post', stats?.posts]] as const) {
+          this.set({ statement, how: 'batched' }, counts?.settled ?? NaN);
+          this.set({ statement, how: 'alone' }, counts?.alone ?? NaN);
+          this.set({ statement, how: 'handed_back' }, counts?.handedBack ?? NaN);
         }
       },
     });
   }
 
   /**
-   * A read for a scrape, bounded: 2 s for the statement and 3 s in all (a busy pool must not make
-   * scrapes pile up in front of paid calls). Null when it failed: the gauge then reads NaN, never
-   * a reassuring 0, and the failure is counted.
+   * A read for a scrape, bounded: 3 s in all, and 2 s for an SQL statement (a busy pool must not
+   * make scrapes pile up in front of paid calls). Null when it failed: the gauge then reads NaN,
+   * never a reassuring 0, and the failure is counted.
    */
-  private async readForScrape(em: () => EntityManager, gauge: string, sql: string, log: Logger): Promise<Record<string, any>[] | null> {
+  private async readForScrape<T>(gauge: string, read: () => Promise<T>, log: Logger): Promise<T | null> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new Error('scrape read took longer than 3 s')), SCRAPE_DEADLINE_MS);
     });
-    const query = em().transactional(async (tx) => {
-      await tx.execute(`set local statement_timeout = ${SCRAPE_STATEMENT_TIMEOUT_MS}`);
-      return tx.execute(sql);
-    });
+    const query = Promise.resolve().then(read);
     try {
       return await Promise.race([query, deadline]);
     } catch (error) {
@@ -153,10 +160,19 @@ export class PlatformMetrics {
     }
   }
 
+  countPaidCall(outcome: PaidCallOutcome): void {
+    this.paidCalls.inc({ outcome });
+  }
+
   /** A call charged from a wallet (or prepaid credits), with what it cost. */
   countCharge(amount: bigint): void {
-    this.paidCalls.inc({ outcome: 'charged' });
+    this.countPaidCall('charged');
     this.chargedMicros.inc(Number(amount));
+  }
+
+  /** A call that ended without a charge: its hold released, or nothing was held. */
+  countUncharged(held: boolean): void {
+    this.countPaidCall(held ? 'released' : 'free');
   }
 
   /** A charged call whose answer broke off, given back whole. */

@@ -5,10 +5,12 @@ const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 /**
  * Stops the process cleanly on SIGTERM, SIGINT or SIGHUP: once `starting` has started, its close()
  * runs and the process exits 0. Installed before start, so an early signal is not lost. A second
- * signal, a stop that outlives `deadlineMs` (a database that stopped answering), or a failed
- * close exits 1 at once: a stop never hangs for good.
+ * signal, a failed close, or a stop that outlives twice the grace (requests draining, then
+ * background work settling) plus 30 s for the rest (a database that stopped answering) exits 1 at
+ * once: a stop never hangs for good.
  */
-export function stopOnSignals(starting: Promise<{ close(): Promise<void> }>, log: Logger, deadlineMs: number): void {
+export function stopOnSignals(starting: Promise<{ close(): Promise<void> }>, log: Logger, shutdownGraceMs: number): void {
+  const deadlineMs = 2 * shutdownGraceMs + 30_000;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) {
@@ -32,6 +34,3 @@ export function stopOnSignals(starting: Promise<{ close(): Promise<void> }>, log
   };
   for (const signal of SIGNALS) process.on(signal, () => void stop(signal));
 }
-
-/** Long enough for requests to drain and background work to settle (one grace each), and the rest to close. */
-export const stopDeadlineMs = (shutdownGraceMs: number) => 2 * shutdownGraceMs + 30_000;

@@ -12,9 +12,10 @@ import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
 import { formatPlatformError } from './graphql-errors.js';
 import { drainHttpServer } from './http/drain.js';
+import { metricsRoute } from './http/metrics-route.js';
 import { createLogger, type Logger } from './logger.js';
 import { openServices } from './platform-services.js';
-import { stopDeadlineMs, stopOnSignals } from './stop-on-signals.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import type { SubgraphModule } from './subgraph.js';
 
 export interface SubgraphServer {
@@ -44,6 +45,8 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
   app.disable('x-powered-by');
   app.use(helmet());
   app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok', subgraph: module.name } }));
+  // Its own figures (a marketplace process makes the GraphQL paid calls of split mode).
+  app.get('/metrics', metricsRoute(services));
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),
@@ -80,6 +83,6 @@ export async function runSubgraphProcess(module: SubgraphModule) {
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   const starting = serveSubgraph(module, config, log);
-  stopOnSignals(starting, log, stopDeadlineMs(config.shutdownGraceMs));
+  stopOnSignals(starting, log, config.shutdownGraceMs);
   await starting;
 }

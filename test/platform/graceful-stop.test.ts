@@ -28,9 +28,9 @@ interface StoppingPlatform {
   agent: { id: string; api_key: string };
 }
 
-/** A platform with a 5 s stop grace, a publisher charging 0.01 for `path` on the fake upstream, and a funded agent; its database outlives the stop for checking. */
-async function stoppingPlatform(path: string, check: (setup: StoppingPlatform) => Promise<void>): Promise<void> {
-  const t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', SHUTDOWN_GRACE_MS: '5000' });
+/** A platform with a stop grace (5 s unless given), a publisher charging 0.01 for `path` on the fake upstream, and a funded agent; its database outlives the stop for checking. */
+async function stoppingPlatform(path: string, check: (setup: StoppingPlatform) => Promise<void>, graceMs = 5000): Promise<void> {
+  const t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', SHUTDOWN_GRACE_MS: String(graceMs) });
   const admin = new pg.Client({ connectionString: t.database.url });
   await admin.connect();
   try {
@@ -99,6 +99,23 @@ describe('stopping the platform', () => {
         { type: 'post', state: 'posted' },
       ]);
     });
+  });
+
+  it('cuts a call still running when the grace is over, and releases its hold before the database closes', async () => {
+    await stoppingPlatform(
+      '/slow',
+      async ({ t, admin, pub, agent }) => {
+        const call = t.api.get(`/publishers/${pub.slug}/slow?ms=3000`, { token: agent.api_key }).catch(() => 'cut');
+        while ((await admin.query(`select 1 from ledger_transfer where type = 'reserve' and kind = 'charge'`)).rowCount === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        await t.platform.close();
+        expect(await call).toBe('cut');
+        const { rows } = await admin.query(`select state from ledger_transfer where type = 'reserve' and kind = 'charge'`);
+        expect(rows).toEqual([{ state: 'voided' }]);
+      },
+      300,
+    );
   });
 
   it('waits at stop for the refund of an answer the upstream broke off, which runs on after the caller’s connection is cut, before the last counters are written', async () => {

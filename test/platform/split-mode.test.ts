@@ -9,6 +9,7 @@ import { signInternalIdentity, verifyInternalIdentity } from '../../shared/auth/
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 
+const METRICS_TOKEN = randomBytes(24).toString('hex');
 const secrets = {
   JWT_SECRET: randomBytes(32).toString('hex'),
   INTERNAL_SECRET: randomBytes(32).toString('hex'),
@@ -20,7 +21,7 @@ const subgraphDataDir = mkdtempSync(path.join(tmpdir(), 'acp-split-'));
 
 function startSubgraphProcess(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['dist/subgraphs/accounts/server.js'], {
-    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: subgraphDataDir },
+    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: subgraphDataDir, METRICS_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -73,6 +74,15 @@ describe('split mode', () => {
     expect((await ask({})).errors[0].extensions.code).toBe('gateway_token_required');
     const forged = await signInternalIdentity('another secret that is long enough to sign', 'r-1', null);
     expect((await ask({ 'x-internal-identity': forged })).errors[0].extensions.code).toBe('invalid_gateway_token');
+  });
+
+  it('the subgraph process serves its own metrics, behind the metrics token', async () => {
+    const metricsUrl = subgraph.url.replace(/\/graphql$/, '/metrics');
+    expect((await fetch(metricsUrl)).status).toBe(401);
+    expect((await fetch(metricsUrl, { headers: { authorization: 'Basic eDp5' } })).status).toBe(401);
+    const scraped = await fetch(metricsUrl, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toMatch(/^acp_process_cpu_seconds_total /m);
   });
 
   it('the gateway’s token carries the caller’s address, for per-address limits behind it', async () => {

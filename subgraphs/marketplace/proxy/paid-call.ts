@@ -142,13 +142,13 @@ export async function finishPaidCall(
   if (onChain) {
     if (!success) {
       await dropCallPayment(context, onChain);
-      metrics.paidCalls.inc({ outcome: 'onchain_dropped' });
+      metrics.countPaidCall('onchain_dropped');
       return { status: response.statusCode, headers, charge };
     }
     const settlement = await settleCallPayment(context, target, onChain);
     if (settlement) Object.assign(headers, paymentReceiptHeaders(settlement));
     counters.record(target.publisher.id, context.identity?.userId ?? null, onChain.unbooked ? 0n : target.price.total - target.price.fee);
-    metrics.paidCalls.inc({ outcome: onChain.unbooked ? 'onchain_unbooked' : 'onchain_settled' });
+    metrics.countPaidCall(onChain.unbooked ? 'onchain_unbooked' : 'onchain_settled');
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
@@ -159,10 +159,10 @@ export async function finishPaidCall(
     metrics.countCharge(charge.amount);
   } else if (hold) {
     await releaseCallCharge(context.em, hold, `upstream_status_${response.statusCode}`);
-    metrics.paidCalls.inc({ outcome: 'released' });
+    metrics.countUncharged(true);
   } else {
     if (success) counters.record(target.publisher.id, context.identity?.userId ?? null, 0n);
-    metrics.paidCalls.inc({ outcome: 'free' });
+    metrics.countUncharged(false);
   }
   return { status: response.statusCode, headers, charge };
 }
@@ -203,5 +203,7 @@ export async function abandonPaidCall(context: RequestContext, started: StartedC
   started.response.body.on('error', () => undefined).destroy();
   if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
   if (started.onChain) await dropCallPayment(context, started.onChain);
-  context.services.metrics.paidCalls.inc({ outcome: started.hold ? 'released' : started.onChain ? 'onchain_dropped' : 'free' });
+  const { metrics } = context.services;
+  if (started.onChain) metrics.countPaidCall('onchain_dropped');
+  else metrics.countUncharged(started.hold !== null);
 }

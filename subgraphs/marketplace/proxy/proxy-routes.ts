@@ -87,6 +87,31 @@ async function relay(services: PlatformServices, context: RequestContext, starte
   }
 }
 
+/** One call through the data plane: resolved, held and sent, then relayed and charged. */
+async function proxyCall(services: PlatformServices, context: RequestContext, req: Request, res: Response, target: { path: string; query: string }) {
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  let started: StartedCall;
+  try {
+    started = await startPaidCall(context, {
+      slug: String(req.params.slug),
+      method: req.method,
+      path: target.path,
+      query: target.query,
+      headers: req.headers,
+      body: hasBody(req) ? req : null,
+      signal: abort.signal,
+    });
+  } catch (error) {
+    // A caller who went away aborted the upstream request: there is no one left to answer.
+    if (res.destroyed) return;
+    return sendProxyError(res, context, error);
+  }
+  await relay(services, context, started, res);
+}
+
 /**
  * The data plane: every method under /publishers/{slug}/… (and POST /publishers/{slug}) is metered,
  * charged and forwarded to the publisher's upstream, streaming both ways. It runs before JSON body
@@ -96,8 +121,7 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
   const answer = (work: (context: RequestContext, req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
     try {
-      // Tracked like the data plane: a tool call charged or released before the process stops.
-      await services.background.track(work(context, req, res));
+      await work(context, req, res);
     } catch (error) {
       sendError(res, errorBodyOf(error, context.log, context.requestId));
     }
@@ -119,28 +143,9 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
       req.params.tool = toolName;
       return callTool(req, res);
     }
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
-    });
-    let started: StartedCall;
-    try {
-      started = await startPaidCall(context, {
-        slug: String(req.params.slug),
-        method: req.method,
-        path,
-        query,
-        headers: req.headers,
-        body: hasBody(req) ? req : null,
-        signal: abort.signal,
-      });
-    } catch (error) {
-      // A caller who went away aborted the upstream request: there is no one left to answer.
-      if (res.destroyed) return;
-      return sendProxyError(res, context, error);
-    }
-    // Tracked: when the relay cuts a broken answer, its refund runs on after the connection is gone.
-    await services.background.track(relay(services, context, started, res));
+    // Tracked whole: a call cut at the end of a stop's grace still releases its hold, and a broken
+    // answer's refund runs on after the connection is gone; the stop waits for both.
+    await services.background.track(proxyCall(services, context, req, res, { path, query }));
   };
   router.post('/publishers/:slug', handle);
   router.all('/publishers/:slug/*path', handle);

@@ -44,7 +44,12 @@ export interface ToolCallOutcome {
  * Calls one tool with the body as its arguments, priced like a call (price_per_execution, else
  * price_per_call). A tool that reports an error did no billable work: the hold is released.
  */
-export async function callPublisherTool(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<ToolCallOutcome> {
+export function callPublisherTool(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<ToolCallOutcome> {
+  // Tracked: a stopping process lets it charge or release its hold before closing the database.
+  return context.services.background.track(callTool(context, slug, toolName, args));
+}
+
+async function callTool(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<ToolCallOutcome> {
   if (args !== null && args !== undefined && (typeof args !== 'object' || Array.isArray(args))) {
     throw badRequest('invalid_arguments', 'Tool arguments must be a JSON object');
   }
@@ -66,19 +71,19 @@ export async function callPublisherTool(context: RequestContext, slug: string, t
     );
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_unreachable');
-    metrics.paidCalls.inc({ outcome: hold ? 'released' : 'free' });
+    metrics.countUncharged(hold !== null);
     throw error;
   }
   metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
   if (result.isError) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_error');
-    metrics.paidCalls.inc({ outcome: hold ? 'released' : 'free' });
+    metrics.countUncharged(hold !== null);
     const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
     throw new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`);
   }
   const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
   usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);
   if (charge) metrics.countCharge(charge.amount);
-  else metrics.paidCalls.inc({ outcome: 'free' });
+  else metrics.countUncharged(false);
   return { result, charge };
 }

@@ -1,0 +1,34 @@
+import { describe, expect, it } from '@jest/globals';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../shared/config.js';
+import { createLogger } from '../../shared/logger.js';
+import { PlatformMetrics } from '../../shared/metrics.js';
+
+const config = { proxy: { holdExpirySeconds: 600, timeoutMs: 30_000 } } as Config;
+const sample = (text: string, series: string) => text.split('\n').find((line) => line.startsWith(`${series} `))?.slice(series.length + 1);
+
+/** A database that refuses every read, or never answers (and has no connection for the ledger's pool). */
+const failingDatabase = (read: () => Promise<never>) => () =>
+  ({
+    transactional: read,
+    getConnection: () => {
+      throw new Error('no connection');
+    },
+  }) as unknown as EntityManager;
+
+describe('a scrape whose reads fail', () => {
+  it.each([
+    ['refuse', () => Promise.reject(new Error('connection refused'))],
+    ['never answer', () => new Promise<never>(() => undefined)],
+  ])('shows NaN, never a reassuring 0, and counts the failure, when the database reads %s', async (_label, read) => {
+    const metrics = new PlatformMetrics(failingDatabase(read), createLogger('silent'), config);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'acp_ledger_pending_holds')?.toLowerCase()).toBe('nan');
+    expect(sample(text, 'acp_x402_unsettled_payments{status="settle_unknown"}')?.toLowerCase()).toBe('nan');
+    expect(sample(text, 'acp_ledger_batched_items{statement="post",how="batched"}')?.toLowerCase()).toBe('nan');
+    // Counters are read alongside the gauges, so a scrape's failures show from the next scrape on.
+    const next = await metrics.registry.metrics();
+    expect(Number(sample(next, 'acp_metrics_collect_errors_total{gauge="acp_ledger_pending_holds"}'))).toBeGreaterThanOrEqual(1);
+    expect(Number(sample(next, 'acp_metrics_collect_errors_total{gauge="acp_ledger_batched_items"}'))).toBeGreaterThanOrEqual(1);
+  }, 15_000);
+});
