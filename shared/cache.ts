@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Logger } from './logger.js';
 import { closeRedis, REDIS_CLIENT_OPTIONS } from './redis.js';
 
 /** A small TTL cache of strings: in memory for one process, Redis when REDIS_URL is set (shared by replicas). */
@@ -36,7 +37,7 @@ export function createMemoryCache(maxEntries = 10_000): TtlCache {
 
 export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
   const redis = new Redis(url, REDIS_CLIENT_OPTIONS);
-  // Connection errors surface on each command (callers treat a failing cache as a miss).
+  // Connection errors surface on each command (see forgivingCache).
   redis.on('error', () => undefined);
   return {
     get: (key) => redis.get(prefix + key),
@@ -52,4 +53,22 @@ export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
   };
 }
 
-export const createCache = (redisUrl?: string): TtlCache => (redisUrl ? createRedisCache(redisUrl) : createMemoryCache());
+/**
+ * A cache is an optimisation: when it fails, a read is a miss and a write or delete is skipped,
+ * with a warning, so its callers work on without it (and cannot forget to handle it).
+ */
+export function forgivingCache(cache: TtlCache, log: Logger): TtlCache {
+  const warn = (operation: string) => (error: unknown) => {
+    log.warn({ err: error, operation }, 'cache unavailable; working on without it');
+    return null;
+  };
+  return {
+    get: (key) => cache.get(key).catch(warn('get')),
+    set: (key, value, ttlSeconds) => cache.set(key, value, ttlSeconds).then(undefined, warn('set')).then(() => undefined),
+    delete: (key) => cache.delete(key).then(undefined, warn('delete')).then(() => undefined),
+    close: () => cache.close(),
+  };
+}
+
+export const createCache = (redisUrl: string | undefined, log: Logger): TtlCache =>
+  forgivingCache(redisUrl ? createRedisCache(redisUrl) : createMemoryCache(), log);

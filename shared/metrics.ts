@@ -55,7 +55,7 @@ export class PlatformMetrics {
   });
   private readonly collectErrors = new Counter({
     name: 'acp_metrics_collect_errors_total',
-    help: 'Scrape-time reads that failed or timed out (their gauges then read NaN)',
+    help: 'Scrape-time reads that failed or timed out (their gauges then read NaN; counters keep their last value)',
     labelNames: ['gauge'] as const,
     registers: [this.registry],
   });
@@ -84,7 +84,7 @@ export class PlatformMetrics {
           }),
         log,
       );
-    const readBatchStats = () => this.readForScrape('acp_ledger_batched_items', () => ledgerBatchStats(em()), log);
+    const readBatchStats = () => this.readForScrape('acp_ledger_batched_items_total', () => ledgerBatchStats(em()), log);
     new Gauge({
       name: 'acp_ledger_pending_holds',
       help: 'Call holds not yet posted or voided',
@@ -121,17 +121,20 @@ export class PlatformMetrics {
         for (const status of ['settled_unbooked', 'settle_unknown', 'verified_stale']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);
       },
     });
-    new Gauge({
-      name: 'acp_ledger_batched_items',
-      help: 'Holds and posts this process sent since it started, by statement and how: in a batch, alone, or handed back after a batch left them out',
+    new Counter({
+      name: 'acp_ledger_batched_items_total',
+      help: 'Holds and posts this process sent, by statement and how: in a batch, alone, or handed back after a batch left them out',
       labelNames: ['statement', 'how'] as const,
       registers: [this.registry],
+      // The batchers keep the totals; a failed read leaves the last ones (a counter never reads NaN).
       async collect() {
         const stats = await readBatchStats();
-        for (const [statement, counts] of [['reserve', stats?.reserves], ['post', stats?.posts]] as const) {
-          this.set({ statement, how: 'batched' }, counts?.settled ?? NaN);
-          this.set({ statement, how: 'alone' }, counts?.alone ?? NaN);
-          this.set({ statement, how: 'handed_back' }, counts?.handedBack ?? NaN);
+        if (!stats) return;
+        this.reset();
+        for (const [statement, counts] of [['reserve', stats.reserves], ['post', stats.posts]] as const) {
+          this.inc({ statement, how: 'batched' }, counts.settled);
+          this.inc({ statement, how: 'alone' }, counts.alone);
+          this.inc({ statement, how: 'handed_back' }, counts.handedBack);
         }
       },
     });

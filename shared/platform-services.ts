@@ -57,7 +57,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
       maxBufferedBytes: config.proxy.maxBufferedBytes,
       destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
     }),
-    cache: createCache(config.redisUrl),
+    cache: createCache(config.redisUrl, log),
     metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log, config),
     background: new BackgroundWork(),
     changes,

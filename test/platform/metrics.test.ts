@@ -88,7 +88,7 @@ describe('GET /metrics', () => {
     expect(sample(after, 'acp_metrics_collect_errors_total{gauge="acp_ledger_pending_holds"}')).toBeUndefined();
     expect(sample(after, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(0);
     expect(sample(after, 'acp_x402_unsettled_payments{status="verified_stale"}')).toBe(0);
-    expect(sample(after, 'acp_ledger_batched_items{statement="reserve",how="alone"}')).toBeGreaterThan(0);
+    expect(sample(after, 'acp_ledger_batched_items_total{statement="reserve",how="alone"}')).toBeGreaterThan(0);
     expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
   });
 

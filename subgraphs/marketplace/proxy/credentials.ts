@@ -41,14 +41,11 @@ const exchanges = new Map<string, Promise<string>>();
  * Token exchange: the platform trades the publisher's stored credentials for a short-lived token
  * at `token_exchange_url` (JSON body = the credentials, or the upstream key in api_key_header),
  * reads it at `token_response_field`, and caches it for `token_cache_ttl_seconds`, or until shortly
- * before its `expires_in`. The cache is an optimisation: when it fails, the token is exchanged anew.
+ * before its `expires_in`. When the cache fails, the token is exchanged anew (see forgivingCache).
  */
 async function exchangedToken(services: PlatformServices, loaded: PublisherForCall): Promise<string> {
   const cacheKey = tokenCacheKey(loaded);
-  const cached = await services.cache.get(cacheKey).catch((error) => {
-    services.log.warn({ err: error }, 'token cache unavailable; exchanging anew');
-    return null;
-  });
+  const cached = await services.cache.get(cacheKey);
   if (cached) return cached;
   let exchange = exchanges.get(cacheKey);
   if (!exchange) {
@@ -79,9 +76,7 @@ async function exchangeToken(services: PlatformServices, loaded: PublisherForCal
     throw new AppError(502, 'upstream_token_exchange_failed', `The token exchange of ${publisher.slug} failed (status ${response.status})`);
   }
   const ttl = tokenLifetimeSeconds(publisher.tokenCacheTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, answer);
-  if (ttl > 0) {
-    await services.cache.set(cacheKey, token, ttl).catch((error) => services.log.warn({ err: error }, 'token cache unavailable; token not kept'));
-  }
+  if (ttl > 0) await services.cache.set(cacheKey, token, ttl);
   return token;
 }
 
@@ -110,11 +105,7 @@ export async function forgetExchangedToken(services: PlatformServices, loaded: P
   if (now - (lastForgotten.get(cacheKey) ?? 0) < FORGET_AT_MOST_EVERY_MS) return;
   if (lastForgotten.size >= 10_000) lastForgotten.clear();
   lastForgotten.set(cacheKey, now);
-  try {
-    if ((await services.cache.get(cacheKey)) === refused) await services.cache.delete(cacheKey);
-  } catch (error) {
-    services.log.warn({ err: error }, 'token cache unavailable; token not forgotten');
-  }
+  if ((await services.cache.get(cacheKey)) === refused) await services.cache.delete(cacheKey);
 }
 
 /**
