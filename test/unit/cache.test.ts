@@ -22,6 +22,8 @@ describe('the TTL cache', () => {
   const opened: TtlCache[] = [];
   afterEach(async () => {
     for (const cache of opened.splice(0)) await cache.close();
+    // ioredis leaves its disconnectTimeout (300 ms) running after closing a client that never connected.
+    await new Promise((resolve) => setTimeout(resolve, 400));
   });
 
   it('keeps a value until its time is up, and forgets it when deleted', async () => {
