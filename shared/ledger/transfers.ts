@@ -206,25 +206,25 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
  * first, in id order (the order every ledger statement locks in), so the transaction cannot
  * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
  * keeps its own idempotency key, so the whole set is retried on a transient failure when it is
- * its own transaction, and repeating it replays it. Inside a caller's transaction (a savepoint),
- * call it before anything else that locks ledger accounts.
+ * its own transaction, and repeating it replays it. Inside a caller's transaction it runs in that
+ * transaction (no savepoint: a failure fails the caller's transaction whole); call it there before
+ * anything else that locks ledger accounts.
  */
 export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
   if (inputs.length === 0) return [];
   const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
-  const attempt = () =>
-    em.transactional(async (tx) => {
-      await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
-      const done: LedgerTransfer[] = [];
-      for (const input of inputs) done.push(await transfer(tx, input));
-      return done;
-    });
-  const retries = em.isInTransaction() ? 1 : MAX_ATTEMPTS;
+  const lockAndMove = async (tx: EntityManager) => {
+    await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
+    const done: LedgerTransfer[] = [];
+    for (const input of inputs) done.push(await transfer(tx, input));
+    return done;
+  };
+  if (em.isInTransaction()) return lockAndMove(em);
   for (let tried = 1; ; tried++) {
     try {
-      return await attempt();
+      return await em.transactional(lockAndMove);
     } catch (error) {
-      if (!isRetryable(error) || tried >= retries) throw error;
+      if (!isRetryable(error) || tried >= MAX_ATTEMPTS) throw error;
     }
   }
 }

@@ -125,13 +125,17 @@ export async function bookPlan(
   const inputs: TransferInput[] = await Promise.all(
     plan.map(async (planned) => ({ ...planned, debit: await accountOf(em, planned.debit), credit: await accountOf(em, planned.credit) })),
   );
-  return em.transactional(async (tx) => {
-    const db = tx as EntityManager;
-    // First in the transaction: transferAll takes its account locks in the ledger's order.
-    const booked = await transferAll(db, inputs);
-    await markPayment(db, key, 'settled', transaction, null, from);
-    return booked;
-  });
+  // Inside a sweep's transaction it joins it (no savepoint): a failure fails the sweep's booking whole.
+  return em.transactional(
+    async (tx) => {
+      const db = tx as EntityManager;
+      // First ledger work in the transaction: transferAll takes its account locks in the ledger's order.
+      const booked = await transferAll(db, inputs);
+      await markPayment(db, key, 'settled', transaction, null, from);
+      return booked;
+    },
+    { propagation: 'required' },
+  );
 }
 
 /** Waits before booking again: a database blip of about a second is ridden out while the caller waits. */
