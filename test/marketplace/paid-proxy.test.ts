@@ -239,7 +239,10 @@ describe('charging', () => {
     const before = upstream.requests.length;
     const response = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
     expect(response.status).toBe(402);
-    expect(response.body.error.code).toBe('insufficient_balance');
+    expect(response.body.error).toEqual({
+      code: 'insufficient_balance',
+      message: 'This call needs 0.011 USD available (price and fee, or the most it can cost); the balance does not cover it',
+    });
     expect(upstream.requests.length).toBe(before);
   });
 

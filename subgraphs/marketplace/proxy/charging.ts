@@ -8,6 +8,7 @@ import {
   transferAll,
   voidPending,
 } from '../../../shared/ledger/index.js';
+import { AppError } from '../../../shared/errors.js';
 import { formatMoney } from '../../../shared/money.js';
 import type { CallPrice } from '../services/pricing.js';
 
@@ -31,7 +32,7 @@ export interface Charge {
 /**
  * Holds the call's price before it goes out: from the caller's prepaid credits with this publisher
  * when they cover it, else from the wallet (one statement). The database refuses an overdraft
- * (402), so concurrent calls can never spend the same money twice.
+ * (402, saying what the call needs), so concurrent calls can never spend the same money twice.
  */
 export async function holdCallCharge(
   em: EntityManager,
@@ -47,6 +48,9 @@ export async function holdCallCharge(
     kind: 'charge',
     reference: input.callId,
     metadata: input.metadata,
+  }).catch((error: unknown) => {
+    if (!(error instanceof AppError && error.code === 'insufficient_balance')) throw error;
+    throw new AppError(402, error.code, `This call needs ${formatMoney(input.amount)} USD available (price and fee, or the most it can cost); the balance does not cover it`);
   });
   return { callId: input.callId, pendingId: pending.id, debitAccountId: pending.debitAccountId, payableAccountId, amount: input.amount };
 }
