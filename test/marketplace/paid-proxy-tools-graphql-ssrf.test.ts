@@ -99,7 +99,7 @@ describe('tool-protocol publishers', () => {
     const agent = await fundedAgent(open);
     const response = await open.api.post(`/publishers/${pub.slug}/fail`, {}, { token: agent.api_key });
     expect(response.status).toBe(502);
-    expect(response.body.error).toEqual({ code: 'tool_failed', message: 'tool failed on purpose' });
+    expect(response.body.error).toEqual({ code: 'tool_failed', message: 'tool failed on purpose; nothing was charged' });
     expect(await balanceOf(open, agent.api_key)).toBe('1.00');
   });
 

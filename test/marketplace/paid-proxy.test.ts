@@ -256,6 +256,8 @@ describe('charging', () => {
     const response = await t.api.get(`/publishers/${pub.slug}${path}`, { token: agent.api_key });
     expect(response.status).toBe(status);
     expect(response.headers.get('x-charge-id')).toBeNull();
+    // The upstream's own answer passes unchanged; an answer the platform gives says nothing was charged.
+    if (status === 504) expect(response.body.error).toEqual({ code: 'upstream_timeout', message: 'The upstream did not answer in time; nothing was charged' });
     expect(await balanceOf(agent.api_key)).toBe('1.00');
   });
 
@@ -312,6 +314,7 @@ describe('charging', () => {
     expect([trickling.status, trickling.body.error.code]).toEqual([504, 'upstream_timeout']);
     const broken = await t.api.get(`/publishers/${pub.slug}/truncated`, { token: agent.api_key });
     expect([broken.status, broken.body.error.code]).toEqual([502, 'upstream_unreachable']);
+    expect(broken.body.error.message).toMatch(/; nothing was charged$/);
     const wallet = (await t.api.get('/wallet/balance', { token: agent.api_key })).body.data;
     expect(wallet).toMatchObject({ balance: '1.00', pending: '0.00' });
   });

@@ -3,7 +3,7 @@ import { AppError, badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
 import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
-import type { Charge } from './charging.js';
+import { nothingCharged, type Charge } from './charging.js';
 import { abandonPaidCall, finishPaidCall, startPaidCall, type FinishedCall } from './paid-call.js';
 import { callPublisherTool, isToolPublisher } from './tool-calls.js';
 import { usageCountersOf } from './usage-counters-of.js';
@@ -68,7 +68,7 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
     body = await context.services.upstream.readWhole(started.response.body);
   } catch (error) {
     await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
-    throw error;
+    throw nothingCharged(error);
   }
   let finished: FinishedCall;
   try {

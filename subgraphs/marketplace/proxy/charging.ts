@@ -55,6 +55,16 @@ export async function holdCallCharge(
   return { callId: input.callId, pendingId: pending.id, debitAccountId: pending.debitAccountId, payableAccountId, amount: input.amount };
 }
 
+/** A call that failed before any charge says so: the caller need not look up its wallet to know. */
+export function nothingCharged(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.status < 500) return error;
+  return new AppError(error.status, error.code, `${error.message}; nothing was charged`, error.details);
+}
+
+export const rethrowNothingCharged = (error: unknown): never => {
+  throw nothingCharged(error);
+};
+
 /**
  * Posts what the call costs (never more than held): the publisher's payable earns the price, and
  * the platform's revenue takes the fee from it.

@@ -9,7 +9,7 @@ import { priceUpstreamCost } from '../services/pricing.js';
 import { enforceCallRate } from './call-rate.js';
 import { checkedCallPath } from './call-path.js';
 import { resolveCallTarget, type CallTarget } from './call-target.js';
-import { captureCallCharge, chargeHeaders, holdCallCharge, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, chargeHeaders, holdCallCharge, nothingCharged, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { readUpstreamCost } from './cost-path.js';
 import { forgetExchangedToken, upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
@@ -93,7 +93,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
     context.services.metrics.upstreamFailures.inc({ code: error instanceof AppError && error.code.startsWith('upstream_') ? error.code : 'other' });
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
     if (onChain) await dropCallPayment(context, onChain);
-    throw error;
+    throw nothingCharged(error);
   }
 }
 

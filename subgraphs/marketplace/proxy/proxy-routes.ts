@@ -5,7 +5,7 @@ import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { abandonPaidCall, finishPaidCall, needsBufferedBody, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
-import { chargeHeaders } from './charging.js';
+import { chargeHeaders, rethrowNothingCharged } from './charging.js';
 import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
@@ -64,7 +64,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
   const counters = usageCountersOf(services);
   let finished: FinishedCall | null = null;
   try {
-    const buffered = needsBufferedBody(started) ? await services.upstream.readWhole(started.response.body) : null;
+    const buffered = needsBufferedBody(started) ? await services.upstream.readWhole(started.response.body).catch(rethrowNothingCharged) : null;
     finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
     for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);

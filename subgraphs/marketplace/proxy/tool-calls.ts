@@ -6,7 +6,7 @@ import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { enforceCallRate } from './call-rate.js';
 import { pricingOf } from '../services/pricing-of.js';
 import { resolveCallTarget } from './call-target.js';
-import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, holdCallCharge, nothingCharged, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { truncated, withToolClient } from './tool-client.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
@@ -72,14 +72,14 @@ async function callTool(context: RequestContext, slug: string, toolName: string,
   } catch (error) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_unreachable');
     metrics.countUncharged(hold !== null);
-    throw error;
+    throw nothingCharged(error);
   }
   metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
   if (result.isError) {
     if (hold) await releaseCallCharge(context.em, hold, 'tool_error');
     metrics.countUncharged(hold !== null);
     const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
-    throw new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`);
+    throw nothingCharged(new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`));
   }
   const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
   usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);
