@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseMoney } from './money.js';
+import { findNetwork } from './x402/networks.js';
 
 /** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
 const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
@@ -83,7 +84,22 @@ const envSchema = z.object({
   X402_NETWORK: z.string().min(1).default('eip155:84532'),
   X402_FACILITATOR_URL: optionalString.pipe(z.string().url().optional()),
   X402_SETTLEMENT: z.enum(['facilitator', 'verify-only']).default('facilitator'),
-  X402_ASSET: optionalString,
+  X402_RPC_URLS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const urls: Record<string, string> = {};
+      for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+        const [id = '', url = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
+        const network = findNetwork(id);
+        if (!network || !z.string().url().safeParse(url).success || !/^https?:/.test(url)) {
+          context.addIssue({ code: 'custom', message: `"${entry}" is not <network>=<http(s) URL> for a known network (eip155:8453, eip155:84532)` });
+          continue;
+        }
+        urls[network.caip2] = url;
+      }
+      return urls;
+    }),
   SEED_CATALOGUE: booleanFlag(true),
   PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
@@ -124,8 +140,11 @@ export interface Config {
   /** Wallet amounts in micro-dollars. */
   wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
-  /** network: CAIP-2 id (v1 names are derived where v1 needs them); asset: token contract, USDC of the network when unset. */
-  x402: { payTo?: string; network: string; asset?: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only' };
+  /**
+   * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
+   * CAIP-2 network, to resolve payments the facilitator left unanswered.
+   */
+  x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
   /** Outbound calls to publisher upstreams. */
@@ -224,9 +243,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     x402: {
       payTo: values.X402_PAY_TO,
       network: values.X402_NETWORK,
-      asset: values.X402_ASSET,
       facilitatorUrl: values.X402_FACILITATOR_URL,
       settlement: values.X402_SETTLEMENT,
+      rpcUrls: values.X402_RPC_URLS,
     },
     subgraphUrls,
     seedCatalogue: values.SEED_CATALOGUE,

@@ -5,7 +5,10 @@ export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, v
 export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptions } from './settle.js';
 export { markPayment, paymentKey, recordPayment, type PaymentKey } from './payments.js';
 export { bookSettledPayment, keepUnbooked, paymentKeyStem, storedPlan, type PlannedAccount, type PlannedTransfer } from './booking.js';
-export { bookAllUnbookedPayments, bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, startUnbookedPaymentSweeper, type Bookkeeper, type UnknownOutcome } from './reconcile.js';
+export { bookAllUnbookedPayments, bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from './reconcile.js';
+export { ChainChecker, type ChainFinding } from './chain-check.js';
+export { resolveUnknownPaymentsOnChain, type ChainSweepOutcome } from './chain-resolve.js';
+export { chainCheckers, startPaymentSweeper } from './sweeper.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';
 export { PaymentRequired, paymentHeaderOf, paymentReceiptHeaders, sendPaymentRequired } from './http.js';

@@ -55,9 +55,17 @@ export class Migration20261122100000_x402_payment_details extends Migration {
   }
 }
 
+/** When the chain was last asked about a payment left unanswered: the check goes round them all, oldest asked first. */
+export class Migration20261122120000_x402_chain_checks extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "x402_payment" add column "chain_checked_at" timestamptz null`);
+  }
+}
+
 export const x402Migrations: MigrationObject[] = [
   { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
   { name: 'Migration20261122011500_x402_unbooked_payments', class: Migration20261122011500_x402_unbooked_payments },
   { name: 'Migration20261122090000_x402_unsettled_index', class: Migration20261122090000_x402_unsettled_index },
   { name: 'Migration20261122100000_x402_payment_details', class: Migration20261122100000_x402_payment_details },
+  { name: 'Migration20261122120000_x402_chain_checks', class: Migration20261122120000_x402_chain_checks },
 ];

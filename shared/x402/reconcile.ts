@@ -4,7 +4,6 @@ import { bookPlan, planOf, storedPlan, type PlannedTransfer, type StoredTransfer
 import type { Config } from '../config.js';
 import { markPayment, type PaymentKey, type PaymentStatus } from './payments.js';
 
-const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 100;
 /**
  * How long after it was recorded a payment still `verified` has lost its settlement to a crash: no
@@ -128,10 +127,6 @@ export async function bookUnbookedPayments(em: EntityManager, bookkeeper: Bookke
 }
 
 /**
- * Runs where the marketplace runs: a call payment's late revenue is counted by the marketplace's
- * handler of `x402.booked_late`, which must be in the process that books it. It books deposits too.
- */
-/**
  * Sweeps until a sweep books nothing more: every payment that can be booked is, however long the
  * backlog. `failed` counts those that still cannot be, from the last sweep (failing ones go last).
  */
@@ -144,16 +139,7 @@ export async function bookAllUnbookedPayments(em: EntityManager, bookkeeper: Boo
   }
 }
 
-export function startUnbookedPaymentSweeper(services: PlatformServices): void {
-  const timer = setInterval(() => {
-    bookUnbookedPayments(services.orm.em.fork() as EntityManager, services)
-      .then(({ booked }) => booked > 0 && services.log.warn({ booked }, 'x402 payments booked late'))
-      .catch((error) => services.log.error({ err: error }, 'x402 booking sweep failed'));
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  services.onShutdown(async () => clearInterval(timer));
-}
-
+/** What was found on-chain: settled in `transaction`, or never. */
 export type UnknownOutcome = { settled: true; transaction: string } | { settled: false };
 export type Resolution = 'not_found' | 'no_plan' | 'not_expired' | 'failed' | 'booked' | 'booking_pending';
 

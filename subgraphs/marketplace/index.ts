@@ -1,7 +1,7 @@
 import type { SubgraphModule } from '../../shared/subgraph.js';
 import { buildFederatedSchema } from '../../shared/federation.js';
 import { memoize } from '../../shared/memoize.js';
-import { startUnbookedPaymentSweeper } from '../../shared/x402/index.js';
+import { startPaymentSweeper } from '../../shared/x402/index.js';
 import { marketplaceEntities } from './entities/index.js';
 import { OrganizationRef } from './entities/organization-stub.js';
 import { logoRoutes } from './logo-routes.js';
@@ -39,7 +39,7 @@ export const marketplaceSubgraph: SubgraphModule = {
   async connect(services) {
     startOrphanedHoldSweeper(services);
     countLateEarnings(services);
-    startUnbookedPaymentSweeper(services);
+    startPaymentSweeper(services);
     followPublisherChanges(services);
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {

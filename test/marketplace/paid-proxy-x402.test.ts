@@ -8,7 +8,7 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { publisherPayableOf, signPaymentHeader, withX402BookingsRefused, x402PaymentOf } from '../support/x402.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 
@@ -55,20 +55,8 @@ function x402Publisher(overrides: Record<string, unknown> = {}) {
   });
 }
 
-async function paymentOf(slug: string, path: string) {
-  const em = t.platform.services.orm.em.fork() as EntityManager;
-  const [payment] = await em.execute(`select * from x402_payment where resource like ?`, [`%/${slug}${path}`]);
-  return payment;
-}
-
-async function payableOf(publisherId: string): Promise<string> {
-  const em = t.platform.services.orm.em.fork() as EntityManager;
-  const [payable] = await em.execute(
-    `select coalesce(sum(credits_posted - debits_posted), 0)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
-    [publisherId],
-  );
-  return payable.balance;
-}
+const paymentOf = (slug: string, path: string) => x402PaymentOf(t, slug, path);
+const payableOf = (publisherId: string) => publisherPayableOf(t, publisherId);
 
 const reached = (path: string) => upstream.requests.filter((request) => request.path === path).length;
 const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));

@@ -5,7 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { Wallet } from 'ethers';
+import { FakeChainNode } from '../fakes/chain-node.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { findNetwork } from '../../shared/x402/index.js';
 
 /** The operator commands (`npm run ledger:check`, `npm run x402:payments`) as their own processes, on a test database. */
 let database: TestDatabase;
@@ -28,13 +31,30 @@ function command(script: string, ...args: string[]): Promise<{ code: number; std
 }
 
 function commandOn(databaseUrl: string, script: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
-  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, DATA_DIR: dataDir };
+  return commandWith({ DATABASE_URL: databaseUrl }, script, ...args);
+}
+
+function commandWith(settings: Record<string, string>, script: string, ...args: string[]): Promise<{ code: number; stdout: string }> {
+  const env = { ...process.env, NODE_OPTIONS: '', DATABASE_URL: database.url, DATA_DIR: dataDir, ...settings };
   return new Promise((resolve) => {
     execFile(process.execPath, [`dist/gateway/${script}`, ...args], { env }, (error, stdout) => {
       resolve({ code: error ? Number(error.code) : 0, stdout });
     });
   });
 }
+
+/** A payment's plan as the platform keeps it: here one gateway fee, from on-chain clearing to revenue. */
+const feePlan = (label: string, nonce: string, amount: string) => [
+  {
+    idempotencyKey: `${label}:${nonce}`,
+    debit: { kind: 'onchain_clearing', shardKey: nonce },
+    credit: { kind: 'platform_revenue', shardKey: nonce },
+    amount,
+    kind: 'gateway_fee',
+    reference: nonce,
+    metadata: { method: 'x402' },
+  },
+];
 
 describe('operator commands', () => {
   it('exit 1 when they cannot run at all (a database that does not answer)', async () => {
@@ -43,17 +63,7 @@ describe('operator commands', () => {
 
   it('x402:payments book books every settled_unbooked payment from the plan it kept', async () => {
     const key = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
-    const plan = [
-      {
-        idempotencyKey: `x402-test:${key.nonce}`,
-        debit: { kind: 'onchain_clearing', shardKey: key.nonce },
-        credit: { kind: 'platform_revenue', shardKey: key.nonce },
-        amount: '700',
-        kind: 'gateway_fee',
-        reference: key.nonce,
-        metadata: { method: 'x402' },
-      },
-    ];
+    const plan = feePlan('x402-test', key.nonce, '700');
     await client.query(
       `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, settled_at, unbooked_transfers)
        values ($1, $2, $3, 700, '0x0', 'http://app.test/thing', 'settled_unbooked', now(), now(), $4)`,
@@ -108,17 +118,7 @@ describe('operator commands', () => {
 
   it('x402:payments lists a settle_unknown payment and books it once it is said to be settled', async () => {
     const key = { network: 'eip155:84532', payer: `0x${randomBytes(20).toString('hex')}`, nonce: `0x${randomBytes(32).toString('hex')}` };
-    const plan = [
-      {
-        idempotencyKey: `x402-test:${key.nonce}`,
-        debit: { kind: 'onchain_clearing', shardKey: key.nonce },
-        credit: { kind: 'platform_revenue', shardKey: key.nonce },
-        amount: '1000',
-        kind: 'gateway_fee',
-        reference: key.nonce,
-        metadata: { method: 'x402' },
-      },
-    ];
+    const plan = feePlan('x402-test', key.nonce, '1000');
     await client.query(
       `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, unbooked_transfers)
        values ($1, $2, $3, 1000, '0x0', 'http://app.test/thing', 'settle_unknown', now(), $4)`,
@@ -141,5 +141,27 @@ describe('operator commands', () => {
     expect((await command('x402-payments-cli.js', 'settled', key.network, key.payer, key.nonce, '0x1234')).code).toBe(2);
     expect((await command('x402-payments-cli.js', 'list', 'extra')).code).toBe(2);
     expect((await command('ledger-check-cli.js')).code).toBe(0);
+  });
+
+  it('x402:payments check asks the chain about settle_unknown payments and books those found paid; without a node it says so', async () => {
+    const key = { network: 'eip155:84532', payer: Wallet.createRandom().address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };
+    const payTo = Wallet.createRandom().address;
+    const plan = feePlan('x402-check', key.nonce, '1000');
+    await client.query(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, unbooked_transfers)
+       values ($1, $2, $3, 1000, $4, 'http://app.test/checked', 'settle_unknown', now(), now() + interval '1 hour', $5)`,
+      [key.network, key.payer, key.nonce, payTo.toLowerCase(), JSON.stringify(plan)],
+    );
+    expect((await command('x402-payments-cli.js', 'check')).code).toBe(1);
+    const node = await new FakeChainNode(findNetwork(key.network)!.asset).start();
+    try {
+      const transaction = node.execute({ payer: key.payer, nonce: key.nonce, payTo, amount: 1000n });
+      const checked = await commandWith({ X402_RPC_URLS: `${key.network}=${node.url}` }, 'x402-payments-cli.js', 'check');
+      expect([checked.code, JSON.parse(checked.stdout)]).toEqual([0, { network: key.network, paid: 1, failed: 0, waiting: 0, unclear: 0, errors: 0 }]);
+      const { rows } = await client.query(`select reference from ledger_transfer where idempotency_key = $1`, [plan[0]!.idempotencyKey]);
+      expect(rows).toEqual([{ reference: transaction }]);
+    } finally {
+      await node.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BaseWallet } from 'ethers';
 import { findNetwork, transferWithAuthorizationTypes } from '../../shared/x402/index.js';
 import { withInsertsRefused } from './database-faults.js';
+import type { TestPlatform } from './platform.js';
 
 export interface SignOptions {
   to: string;
@@ -42,3 +43,20 @@ export async function signPaymentHeader(wallet: BaseWallet, options: SignOptions
 /** Runs `work` while the database refuses the first `failures` ledger rows of on-chain payments, as one failing mid-booking would. */
 export const withX402BookingsRefused = <T>(em: EntityManager, failures: number, work: () => Promise<T>): Promise<T> =>
   withInsertsRefused(em, { table: 'ledger_transfer', when: `new.metadata->>'method' = 'x402'`, times: failures }, work);
+
+/** The x402_payment row of the call made to `path` of a publisher. */
+export async function x402PaymentOf(t: TestPlatform, slug: string, path: string) {
+  const em = t.platform.services.orm.em.fork() as EntityManager;
+  const [payment] = await em.execute(`select * from x402_payment where resource like ?`, [`%/${slug}${path}`]);
+  return payment;
+}
+
+/** What a publisher's payable accounts hold, posted, in micro-dollars. */
+export async function publisherPayableOf(t: TestPlatform, publisherId: string): Promise<string> {
+  const em = t.platform.services.orm.em.fork() as EntityManager;
+  const [payable] = await em.execute(
+    `select coalesce(sum(credits_posted - debits_posted), 0)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
+    [publisherId],
+  );
+  return payable.balance;
+}

@@ -10,7 +10,8 @@ export interface SupportedPayments {
 /** GET /payments/supported: the options the platform accepts with the current configuration. */
 export function supportedPayments(config: Config): SupportedPayments {
   const network = findNetwork(config.x402.network);
-  const asset = config.x402.asset ?? network?.asset ?? null;
+  // Payments are verified against the network's own USDC contract and EIP-712 domain.
+  const asset = network?.asset ?? null;
   return {
     prepaidWallet: { enabled: true, currency: 'USD' },
     card: { enabled: Boolean(config.stripe.secretKey), provider: 'stripe', maxDepositUsd: '100.00' },
