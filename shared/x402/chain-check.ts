@@ -9,6 +9,8 @@ const TOKEN_ABI = [
 
 /** Base makes a block every 2 s: about 5.5 hours. Public nodes refuse log queries over much longer ranges. */
 const LOOKBACK_BLOCKS = 10_000;
+/** Only blocks this deep count (about 24 s on Base): a reorganised tip cannot book or fail a payment. */
+const CONFIRMATIONS = 12;
 const RPC_TIMEOUT_MS = 10_000;
 
 /** An EIP-3009 authorization as recorded when it was accepted. */
@@ -51,8 +53,9 @@ export class ChainChecker {
   }
 
   async find(lookup: AuthorizationLookup): Promise<ChainFinding> {
-    const block = await this.provider.getBlock('latest');
-    if (!block) throw new Error('the node returned no latest block');
+    const latest = await this.provider.getBlockNumber();
+    const block = await this.provider.getBlock(Math.max(0, latest - CONFIRMATIONS));
+    if (!block) throw new Error('the node returned no block');
     const used: boolean = await this.token.getFunction('authorizationState').staticCall(lookup.payer, lookup.nonce, { blockTag: block.number });
     if (!used) return { state: 'unused', asOf: new Date(block.timestamp * 1000) };
     const filter = this.token.filters.AuthorizationUsed!(lookup.payer, lookup.nonce);
@@ -63,17 +66,20 @@ export class ChainChecker {
     return { state: 'unclear' };
   }
 
+  /**
+   * The token marks an authorization used, then makes its transfer (FiatToken's
+   * _transferWithAuthorization): the log right after the use must be that transfer, so a
+   * transaction that used the nonce and paid us for something else does not count.
+   */
   private async paidIn(use: EventLog | Log, lookup: AuthorizationLookup): Promise<boolean> {
     const receipt = await this.provider.getTransactionReceipt(use.transactionHash);
     if (!receipt || receipt.status !== 1) return false;
-    const token = getAddress(this.network.asset);
-    return receipt.logs.some((log) => {
-      if (getAddress(log.address) !== token) return false;
-      const transfer = this.token.interface.parseLog(log);
-      if (transfer?.name !== 'Transfer') return false;
-      const [from, to, value] = transfer.args as unknown as [string, string, bigint];
-      return getAddress(from) === getAddress(lookup.payer) && getAddress(to) === getAddress(lookup.payTo) && value === lookup.amount;
-    });
+    const next = receipt.logs.find((log) => log.index === use.index + 1);
+    if (!next || getAddress(next.address) !== getAddress(this.network.asset)) return false;
+    const transfer = this.token.interface.parseLog(next);
+    if (transfer?.name !== 'Transfer') return false;
+    const [from, to, value] = transfer.args as unknown as [string, string, bigint];
+    return getAddress(from) === getAddress(lookup.payer) && getAddress(to) === getAddress(lookup.payTo) && value === lookup.amount;
   }
 
   close(): void {

@@ -13,6 +13,12 @@ const hash32 = () => `0x${randomBytes(32).toString('hex')}`;
 const hex = (value: number | bigint) => toBeHex(value);
 const addressTopic = (address: string) => zeroPadValue(getAddress(address), 32).toLowerCase();
 
+const transferLog = (asset: string, from: string, to: string, amount: bigint) => ({
+  address: asset,
+  topics: [token.getEvent('Transfer')!.topicHash, addressTopic(from), addressTopic(to)],
+  data: AbiCoder.defaultAbiCoder().encode(['uint256'], [amount]),
+});
+
 interface Transaction {
   hash: string;
   blockNumber: number;
@@ -48,10 +54,21 @@ export class FakeChainNode {
     return this;
   }
 
-  /** The authorization executes: its nonce is used and `amount` moves from payer to payTo. Returns the transaction hash. */
-  execute(authorization: { payer: string; nonce: string; payTo: string; amount: bigint }, options: { status?: 0 | 1 } = {}): string {
-    const transfer = { address: this.asset, topics: [token.getEvent('Transfer')!.topicHash, addressTopic(authorization.payer), addressTopic(authorization.payTo)], data: AbiCoder.defaultAbiCoder().encode(['uint256'], [authorization.amount]) };
-    return this.useNonce(authorization, [transfer], options.status ?? 1);
+  /** The authorization executes: its nonce is used and `amount` moves from payer to payTo, `depth` blocks ago (20). Returns the transaction hash. */
+  execute(
+    authorization: { payer: string; nonce: string; payTo: string; amount: bigint },
+    options: { status?: 0 | 1; depth?: number; alsoPaid?: { payTo: string; amount: bigint } } = {},
+  ): string {
+    const transfers = [transferLog(this.asset, authorization.payer, authorization.payTo, authorization.amount)];
+    // Another transfer in the same transaction (a batch), not made by this authorization.
+    if (options.alsoPaid) transfers.push(transferLog(this.asset, authorization.payer, options.alsoPaid.payTo, options.alsoPaid.amount));
+    return this.useNonce(authorization, transfers, options.status ?? 1, options.depth ?? 20);
+  }
+
+  /** Blocks are made (two seconds apart) on top of the latest. */
+  mine(blocks: number): void {
+    this.blockNumber += blocks;
+    this.blockTime += 2 * blocks;
   }
 
   /** The nonce is used without paying payTo: the payer spent it on another authorization they signed (to themselves, here). */
@@ -59,10 +76,11 @@ export class FakeChainNode {
     return this.execute({ ...authorization, payTo: authorization.payer });
   }
 
-  private useNonce(authorization: { payer: string; nonce: string }, extraLogs: Transaction['logs'], status: 0 | 1): string {
-    this.blockNumber += 1;
+  /** As FiatToken does: the use is logged, then the transfer. The transaction is then buried under `depth` blocks. */
+  private useNonce(authorization: { payer: string; nonce: string }, transferLogs: Transaction['logs'], status: 0 | 1, depth: number): string {
     const used = { address: this.asset, topics: [USED_TOPIC, addressTopic(authorization.payer), authorization.nonce.toLowerCase()], data: '0x' };
-    const transaction: Transaction = { hash: hash32(), blockNumber: this.blockNumber, status, logs: [...extraLogs, used] };
+    const transaction: Transaction = { hash: hash32(), blockNumber: this.blockNumber + 1, status, logs: [used, ...transferLogs] };
+    this.blockNumber += depth;
     this.transactions.set(transaction.hash, transaction);
     if (status === 1) this.used.add(`${getAddress(authorization.payer)}:${authorization.nonce.toLowerCase()}`);
     return transaction.hash;
@@ -90,7 +108,7 @@ export class FakeChainNode {
       case 'eth_blockNumber':
         return hex(this.blockNumber);
       case 'eth_getBlockByNumber':
-        return this.block();
+        return this.block(params[0] === 'latest' ? this.blockNumber : Number(params[0]));
       case 'eth_call': {
         const [authorizer, nonce] = token.decodeFunctionData('authorizationState', params[0].data);
         const used = this.used.has(`${getAddress(authorizer)}:${String(nonce).toLowerCase()}`);
@@ -105,12 +123,13 @@ export class FakeChainNode {
     }
   }
 
-  private block() {
+  /** Blocks come every 2 s, the latest at blockTime. */
+  private block(number: number) {
     return {
       hash: hash32(),
       parentHash: hash32(),
-      number: hex(this.blockNumber),
-      timestamp: hex(this.blockTime),
+      number: hex(number),
+      timestamp: hex(this.blockTime - 2 * (this.blockNumber - number)),
       nonce: '0x0000000000000000',
       difficulty: '0x0',
       gasLimit: hex(30_000_000),

@@ -94,6 +94,17 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(await publisherPayableOf(t, pub.id)).toBe('10000');
   });
 
+  it('counts a transaction only once it is a dozen blocks deep (a reorganised tip cannot book a payment)', async () => {
+    const pub = await x402Publisher();
+    const [recent] = await unansweredPayments(pub.slug, ['/echo/recent']);
+    const transaction = node.execute({ payer: payer.address, nonce: recent.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n }, { depth: 3 });
+    await sweep();
+    expect(await statusOf(pub.slug, '/echo/recent')).toBe('settle_unknown');
+    node.mine(12);
+    await sweep();
+    expect(await x402PaymentOf(t, pub.slug, '/echo/recent')).toMatchObject({ status: 'settled', transaction });
+  });
+
   it('fails one whose authorization expired unused, but only once the chain’s own clock has passed its validBefore', async () => {
     const pub = await x402Publisher();
     const [lost] = await unansweredPayments(pub.slug, ['/echo/lost']);
@@ -113,14 +124,17 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
   });
 
-  it('books nothing for a nonce the payer spent on another transfer, nor for a reverted one: a person must look', async () => {
+  it('books nothing for a nonce the payer spent on another transfer, even beside a payment to us, nor for a reverted one: a person must look', async () => {
     const pub = await x402Publisher();
-    const [elsewhere, reverted] = await unansweredPayments(pub.slug, ['/echo/elsewhere', '/echo/reverted']);
+    const [elsewhere, beside, reverted] = await unansweredPayments(pub.slug, ['/echo/elsewhere', '/echo/beside', '/echo/reverted']);
     node.spendNonceElsewhere({ payer: payer.address, nonce: elsewhere.nonce, amount: 11_000n });
+    // The nonce's own transfer went to the payer; the payment to us in the same transaction was another's.
+    node.execute({ payer: payer.address, nonce: beside.nonce, payTo: payer.address, amount: 11_000n }, { alsoPaid: { payTo: PLATFORM_PAY_TO, amount: 11_000n } });
     node.execute({ payer: payer.address, nonce: reverted.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n }, { status: 0 });
     const outcome = await sweep();
-    expect(outcome).toMatchObject({ paid: 0, unclear: 1 });
+    expect(outcome).toMatchObject({ paid: 0, unclear: 2 });
     expect(await statusOf(pub.slug, '/echo/elsewhere')).toBe('settle_unknown');
+    expect(await statusOf(pub.slug, '/echo/beside')).toBe('settle_unknown');
     // A reverted transaction used no nonce: still waiting (it may yet execute).
     expect(await statusOf(pub.slug, '/echo/reverted')).toBe('settle_unknown');
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
