@@ -53,13 +53,21 @@ export function createRedisCache(url: string, prefix = 'cache:'): TtlCache {
   };
 }
 
+/** A cache that is down fails every request: one warning per operation in this time says so. */
+const WARN_AT_MOST_EVERY_MS = 10_000;
+
 /**
  * A cache is an optimisation: when it fails, a read is a miss and a write or delete is skipped,
  * with a warning, so its callers work on without it (and cannot forget to handle it).
  */
 export function forgivingCache(cache: TtlCache, log: Logger): TtlCache {
+  const lastWarned = new Map<string, number>();
   const warn = (operation: string) => (error: unknown) => {
-    log.warn({ err: error, operation }, 'cache unavailable; working on without it');
+    const now = Date.now();
+    if (now - (lastWarned.get(operation) ?? -Infinity) >= WARN_AT_MOST_EVERY_MS) {
+      lastWarned.set(operation, now);
+      log.warn({ err: error, operation }, 'cache unavailable; working on without it');
+    }
     return null;
   };
   return {

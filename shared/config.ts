@@ -92,8 +92,13 @@ const envSchema = z.object({
       for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
         const [id = '', url = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
         const network = findNetwork(id);
+        // The URL is never echoed: a hosted node's carries its API key.
         if (!network || !z.string().url().safeParse(url).success || !/^https?:/.test(url)) {
-          context.addIssue({ code: 'custom', message: `"${entry}" is not <network>=<http(s) URL> for a known network (eip155:8453, eip155:84532)` });
+          context.addIssue({ code: 'custom', message: `the entry for "${id}" is not <network>=<http(s) URL> for a known network (eip155:8453, eip155:84532)` });
+          continue;
+        }
+        if (urls[network.caip2]) {
+          context.addIssue({ code: 'custom', message: `${network.caip2} has two nodes` });
           continue;
         }
         urls[network.caip2] = url;

@@ -207,8 +207,9 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
  * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
  * keeps its own idempotency key, so the whole set is retried on a transient failure when it is
  * its own transaction, and repeating it replays it. Inside a caller's transaction it runs in that
- * transaction (no savepoint: a failure fails the caller's transaction whole); call it there before
- * anything else that locks ledger accounts.
+ * transaction, without a savepoint: the caller must let a failure fail its transaction whole (a
+ * refusal such as 402 leaves the transaction usable, and committing it would keep the transfers
+ * made before it). Call it there before anything else that locks ledger accounts.
  */
 export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
   if (inputs.length === 0) return [];

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ChainChecker, ChainFinding } from './chain-check.js';
+import { nodeErrorOf, type ChainChecker, type ChainFinding, type CheckedBlock } from './chain-check.js';
 import type { PaymentKey } from './payments.js';
 import { resolveUnknownPayment, staleVerifiedWhere, type Bookkeeper } from './reconcile.js';
 
 const CHAIN_SWEEP_BATCH = 100;
+/** A payment a person must look at is asked about again hourly, not every minute. */
+const UNCLEAR_RECHECK = `interval '1 hour'`;
 
 export interface ChainSweepOutcome {
   /** Found paid on-chain, and booked (or left to the booking sweep). */
@@ -12,11 +14,13 @@ export interface ChainSweepOutcome {
   failed: number;
   /** Not executed yet, but still able to: asked again next time. */
   waiting: number;
-  /** The nonce is used but no transfer to us shows it: a person must look (`npm run x402:payments`). */
+  /** A person must look (`npm run x402:payments`): the nonce is used but no transfer to us shows it, or the payment is too old to fail safely. */
   unclear: number;
-  /** The node did not answer. */
+  /** The node did not answer (the rest of the network's payments wait for the next sweep), or resolving failed. */
   errors: number;
 }
+
+type Verdict = keyof Omit<ChainSweepOutcome, 'errors'>;
 
 interface UnknownRow {
   network: string;
@@ -24,64 +28,91 @@ interface UnknownRow {
   nonce: string;
   pay_to: string;
   amount: string;
+  /** Seconds since the epoch. */
+  created_at: number;
   /** Seconds since the epoch (Infinity for an authorization valid for ever), null if not recorded. */
   valid_before: number | null;
+  chain_finding: Verdict | null;
 }
 
 /**
  * Asks the chain about payments the facilitator left unanswered (`settle_unknown`), and those a
- * crash left `verified`, on the configured network, and resolves what it can: a payment found
+ * crash left `verified`, on the checker's network, and resolves what it can: a payment found
  * paid on-chain is booked with its transaction; one whose authorization expired unused, by the
- * chain's own clock, is failed. The least recently asked go first, so a few that stay unresolved never starve
- * the rest.
+ * chain's own clock, is failed. The least recently asked go first, so a few that stay unresolved
+ * never starve the rest; a node that fails ends the network's sweep (it would fail the rest too).
+ * `stopping` is asked between payments.
  */
-export async function resolveUnknownPaymentsOnChain(em: EntityManager, checker: ChainChecker, bookkeeper: Bookkeeper): Promise<ChainSweepOutcome> {
+export async function resolveUnknownPaymentsOnChain(
+  em: EntityManager,
+  checker: ChainChecker,
+  bookkeeper: Bookkeeper,
+  stopping: () => boolean = () => false,
+): Promise<ChainSweepOutcome> {
+  const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
   const rows = (await em.execute(
-    `select network, payer, nonce, pay_to, amount::text as amount, extract(epoch from valid_before)::float8 as valid_before from x402_payment
+    `select network, payer, nonce, pay_to, amount::text as amount, extract(epoch from created_at)::float8 as created_at,
+       extract(epoch from valid_before)::float8 as valid_before, chain_finding
+     from x402_payment
      where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
+     and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
      order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}`,
     [checker.network.caip2],
   )) as UnknownRow[];
-  const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
+  if (rows.length === 0) return outcome;
+  const log = bookkeeper.log.child({ network: checker.network.caip2 });
+  let at: CheckedBlock;
+  try {
+    at = await checker.checkedBlock();
+  } catch (error) {
+    log.warn({ node: nodeErrorOf(error) }, 'x402 chain check: the node did not answer');
+    return { ...outcome, errors: 1 };
+  }
   for (const row of rows) {
+    if (stopping()) break;
     const key: PaymentKey = { network: row.network, payer: row.payer, nonce: row.nonce };
     let finding: ChainFinding;
     try {
-      finding = await checker.find({ payer: row.payer, nonce: row.nonce, payTo: row.pay_to, amount: BigInt(row.amount) });
+      finding = await checker.find({ payer: row.payer, nonce: row.nonce, payTo: row.pay_to, amount: BigInt(row.amount), acceptedAt: new Date(row.created_at * 1000) }, at);
     } catch (error) {
+      await noteChecked(em, key, row.chain_finding);
+      log.warn({ node: nodeErrorOf(error), ...key }, 'x402 chain check: the node did not answer; the rest waits for the next sweep');
       outcome.errors += 1;
-      bookkeeper.log.warn({ err: error, ...key }, 'x402 chain check: the node did not answer');
-      continue;
-    } finally {
-      await em.execute(`update x402_payment set chain_checked_at = now() where network = ? and payer = ? and nonce = ?`, [key.network, key.payer, key.nonce]);
+      break;
     }
-    outcome[await resolveFinding(em, key, row, finding, bookkeeper)] += 1;
+    try {
+      const verdict = await resolveFinding(em, key, row, finding, bookkeeper);
+      await noteChecked(em, key, verdict);
+      if (verdict === 'unclear' && row.chain_finding !== 'unclear') log.warn({ ...key, finding: finding.state }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
+      outcome[verdict] += 1;
+    } catch (error) {
+      log.error({ err: error, ...key }, 'x402 chain check: resolving a payment failed');
+      outcome.errors += 1;
+    }
   }
   return outcome;
 }
 
-async function resolveFinding(
-  em: EntityManager,
-  key: PaymentKey,
-  row: UnknownRow,
-  finding: ChainFinding,
-  bookkeeper: Bookkeeper,
-): Promise<keyof Omit<ChainSweepOutcome, 'errors'>> {
+async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null): Promise<void> {
+  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ? where network = ? and payer = ? and nonce = ?`, [
+    verdict,
+    key.network,
+    key.payer,
+    key.nonce,
+  ]);
+}
+
+async function resolveFinding(em: EntityManager, key: PaymentKey, row: UnknownRow, finding: ChainFinding, bookkeeper: Bookkeeper): Promise<Verdict> {
   if (finding.state === 'paid') {
     const resolution = await resolveUnknownPayment(em, key, { settled: true, transaction: finding.transaction }, bookkeeper);
     if (resolution === 'booked' || resolution === 'booking_pending') return 'paid';
-    if (resolution === 'no_plan') return unclear(key, bookkeeper, 'found paid on-chain, but recorded before plans were kept');
-    return 'waiting';
+    // Recorded before plans were kept: what to book is not known.
+    return resolution === 'no_plan' ? 'unclear' : 'waiting';
   }
-  if (finding.state === 'unused') {
-    // Expired by the chain's clock, not only ours: a node that lags cannot make a payment fail.
-    if (row.valid_before !== null && finding.asOf.getTime() <= row.valid_before * 1000) return 'waiting';
-    return (await resolveUnknownPayment(em, key, { settled: false }, bookkeeper)) === 'failed' ? 'failed' : 'waiting';
-  }
-  return unclear(key, bookkeeper, 'its nonce is used, but no transfer to the payee shows it');
-}
-
-function unclear(key: PaymentKey, bookkeeper: Bookkeeper, why: string): 'unclear' {
-  bookkeeper.log.warn({ ...key, why }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
-  return 'unclear';
+  if (finding.state === 'unclear') return 'unclear';
+  // Recorded before validBefore was kept: it may still be executable, so it is never failed unseen.
+  if (row.valid_before === null) return 'unclear';
+  // Expired by the chain's clock, not only ours: a node that lags cannot make a payment fail.
+  if (finding.asOf.getTime() <= row.valid_before * 1000) return 'waiting';
+  return (await resolveUnknownPayment(em, key, { settled: false }, bookkeeper)) === 'failed' ? 'failed' : 'waiting';
 }

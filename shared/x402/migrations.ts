@@ -55,10 +55,14 @@ export class Migration20261122100000_x402_payment_details extends Migration {
   }
 }
 
-/** When the chain was last asked about a payment left unanswered: the check goes round them all, oldest asked first. */
+/**
+ * When the chain was last asked about a payment left unanswered, and what it said: the check goes
+ * round them all, least recently asked first, and asks about those a person must look at hourly.
+ */
 export class Migration20261122120000_x402_chain_checks extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "x402_payment" add column "chain_checked_at" timestamptz null`);
+    this.addSql(`alter table "x402_payment" add column "chain_checked_at" timestamptz null, add column "chain_finding" text null`);
+    this.addSql(`alter table "x402_payment" add constraint "x402_payment_chain_finding_check" check ("chain_finding" in ('paid', 'failed', 'waiting', 'unclear'))`);
   }
 }
 

@@ -39,7 +39,10 @@ export class FakeChainNode {
   blockTime = Math.floor(Date.now() / 1000);
   /** Answer every request with a 503 (a node that is down). */
   down = false;
-  private readonly used = new Set<string>();
+  /** Answer only these methods with a 503 (a node that fails half-way through a sweep). */
+  failing = new Set<string>();
+  /** The block each used nonce was used in, by payer and nonce. */
+  private readonly used = new Map<string, number>();
   private readonly transactions = new Map<string, Transaction>();
   private server!: FakeServer;
 
@@ -82,7 +85,7 @@ export class FakeChainNode {
     const transaction: Transaction = { hash: hash32(), blockNumber: this.blockNumber + 1, status, logs: [used, ...transferLogs] };
     this.blockNumber += depth;
     this.transactions.set(transaction.hash, transaction);
-    if (status === 1) this.used.add(`${getAddress(authorization.payer)}:${authorization.nonce.toLowerCase()}`);
+    if (status === 1) this.used.set(`${getAddress(authorization.payer)}:${authorization.nonce.toLowerCase()}`, transaction.blockNumber);
     return transaction.hash;
   }
 
@@ -94,6 +97,10 @@ export class FakeChainNode {
     }
     const request = JSON.parse(text) as { id: number; method: string; params: any[] };
     this.calls.push(request.method);
+    if (this.failing.has(request.method)) {
+      res.statusCode = 503;
+      return void res.end('{"error":"unavailable"}');
+    }
     try {
       res.end(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: this.call(request.method, request.params) }));
     } catch (error) {
@@ -110,9 +117,11 @@ export class FakeChainNode {
       case 'eth_getBlockByNumber':
         return this.block(params[0] === 'latest' ? this.blockNumber : Number(params[0]));
       case 'eth_call': {
+        // As of the block asked for: a nonce used in a later block is still unused there.
         const [authorizer, nonce] = token.decodeFunctionData('authorizationState', params[0].data);
-        const used = this.used.has(`${getAddress(authorizer)}:${String(nonce).toLowerCase()}`);
-        return token.encodeFunctionResult('authorizationState', [used]);
+        const usedIn = this.used.get(`${getAddress(authorizer)}:${String(nonce).toLowerCase()}`);
+        const at = params[1] === undefined || params[1] === 'latest' ? this.blockNumber : Number(params[1]);
+        return token.encodeFunctionResult('authorizationState', [usedIn !== undefined && usedIn <= at]);
       }
       case 'eth_getLogs':
         return this.logs(params[0]);

@@ -9,7 +9,10 @@ import { signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
-import { chainCheckers, findNetwork, resolveUnknownPaymentsOnChain, type ChainChecker } from '../../shared/x402/index.js';
+import { pino } from 'pino';
+import { Writable } from 'node:stream';
+import { ChainChecker, chainCheckers, findNetwork, resolveUnknownPaymentsOnChain } from '../../shared/x402/index.js';
+import type { Logger } from '../../shared/logger.js';
 import { loadConfig } from '../../shared/config.js';
 
 const NETWORK = findNetwork('eip155:84532')!;
@@ -57,6 +60,13 @@ const x402Publisher = () =>
     pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
   });
 
+/** A logger whose warnings and errors the test reads back. */
+function capturedLog(): { log: Logger; lines: () => { msg: string; node?: { code: string } }[] } {
+  const written: string[] = [];
+  const sink = new Writable({ write: (chunk, _encoding, done) => void (written.push(String(chunk)), done()) });
+  return { log: pino({ level: 'warn' }, sink) as unknown as Logger, lines: () => written.map((line) => JSON.parse(line)) };
+}
+
 /** Calls made while the facilitator answers /settle unclearly: each payment is left settle_unknown. */
 async function unansweredPayments(slug: string, paths: string[]) {
   facilitator.garbleSettlement = true;
@@ -73,7 +83,7 @@ async function unansweredPayments(slug: string, paths: string[]) {
   return payments;
 }
 
-const sweep = () => resolveUnknownPaymentsOnChain(t.platform.services.orm.em.fork() as EntityManager, checker, t.platform.services);
+const sweep = (bookkeeper = t.platform.services) => resolveUnknownPaymentsOnChain(t.platform.services.orm.em.fork() as EntityManager, checker, bookkeeper);
 const statusOf = async (slug: string, path: string) => (await x402PaymentOf(t, slug, path)).status;
 
 describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_URLS)', () => {
@@ -83,76 +93,114 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     const transaction = node.execute({ payer: payer.address, nonce: paid.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
     const outcome = await sweep();
     expect(outcome).toMatchObject({ paid: 1, waiting: 1, failed: 0, unclear: 0, errors: 0 });
-    expect(await x402PaymentOf(t, pub.slug, '/echo/paid')).toMatchObject({ status: 'settled', transaction, unbooked_transfers: null });
+    expect(await x402PaymentOf(t, pub.slug, '/echo/paid')).toMatchObject({ status: 'settled', transaction, unbooked_transfers: null, chain_finding: 'paid' });
     expect(await publisherPayableOf(t, pub.id)).toBe('10000');
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const references = await em.execute(`select distinct reference from ledger_transfer where idempotency_key like ?`, [`x402-call:%:${paid.nonce}:%`]);
     expect(references).toEqual([{ reference: transaction }]);
-    expect(await statusOf(pub.slug, '/echo/pending')).toBe('settle_unknown');
-    // Asked again, nothing moves twice.
-    expect(await sweep()).toMatchObject({ paid: 0, waiting: 1 });
-    expect(await publisherPayableOf(t, pub.id)).toBe('10000');
+    expect(await x402PaymentOf(t, pub.slug, '/echo/pending')).toMatchObject({ status: 'settle_unknown', chain_finding: 'waiting' });
   });
 
-  it('counts a transaction only once it is a dozen blocks deep (a reorganised tip cannot book a payment)', async () => {
+  it('counts a transaction only once it is a dozen blocks deep (a reorganised tip can neither book nor hide a payment)', async () => {
     const pub = await x402Publisher();
     const [recent] = await unansweredPayments(pub.slug, ['/echo/recent']);
     const transaction = node.execute({ payer: payer.address, nonce: recent.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n }, { depth: 3 });
     await sweep();
-    expect(await statusOf(pub.slug, '/echo/recent')).toBe('settle_unknown');
+    // Read 12 blocks below the tip, the nonce is still unused: the payment waits.
+    expect(await x402PaymentOf(t, pub.slug, '/echo/recent')).toMatchObject({ status: 'settle_unknown', chain_finding: 'waiting' });
     node.mine(12);
     await sweep();
     expect(await x402PaymentOf(t, pub.slug, '/echo/recent')).toMatchObject({ status: 'settled', transaction });
   });
 
-  it('fails one whose authorization expired unused, but only once the chain’s own clock has passed its validBefore', async () => {
+  it('finds a use older than one log range: logs are searched back to the payment, range by range', async () => {
     const pub = await x402Publisher();
-    const [lost] = await unansweredPayments(pub.slug, ['/echo/lost']);
+    const [old] = await unansweredPayments(pub.slug, ['/echo/old']);
+    const transaction = node.execute({ payer: payer.address, nonce: old.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    // 30,000 blocks later (a node outage of 17 hours on Base): the payment was accepted 17 hours before the tip.
+    node.mine(30_000);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set created_at = now() - interval '17 hours' where nonce = ?`, [old.nonce]);
+    node.calls.length = 0;
+    await sweep();
+    expect(await x402PaymentOf(t, pub.slug, '/echo/old')).toMatchObject({ status: 'settled', transaction });
+    expect(node.calls.filter((method) => method === 'eth_getLogs').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('fails one whose authorization expired unused, but only once the chain’s own clock has passed its validBefore; never one whose validBefore is unknown', async () => {
+    const pub = await x402Publisher();
+    const [lost, unknown] = await unansweredPayments(pub.slug, ['/echo/lost', '/echo/unrecorded']);
     const em = t.platform.services.orm.em.fork() as EntityManager;
     await em.execute(`update x402_payment set valid_before = now() - interval '10 minutes' where nonce = ?`, [lost.nonce]);
-    const lagging = node.blockTime;
+    // Recorded before validBefore was kept, a day ago: a person could fail it; the sweep never does, unseen.
+    await em.execute(`update x402_payment set valid_before = null, created_at = now() - interval '2 days' where nonce = ?`, [unknown.nonce]);
+    const inTime = node.blockTime;
     node.blockTime = Math.floor(Date.now() / 1000) - 3600;
     try {
-      expect(await sweep()).toMatchObject({ failed: 0 });
-      expect(await statusOf(pub.slug, '/echo/lost')).toBe('settle_unknown');
+      await sweep();
+      expect(await x402PaymentOf(t, pub.slug, '/echo/lost')).toMatchObject({ status: 'settle_unknown', chain_finding: 'waiting' });
     } finally {
-      node.blockTime = lagging;
+      node.blockTime = inTime;
     }
-    node.blockTime = Math.floor(Date.now() / 1000);
-    expect(await sweep()).toMatchObject({ failed: 1 });
+    await sweep();
     expect(await statusOf(pub.slug, '/echo/lost')).toBe('failed');
+    expect(await x402PaymentOf(t, pub.slug, '/echo/unrecorded')).toMatchObject({ status: 'settle_unknown', chain_finding: 'unclear' });
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
   });
 
-  it('books nothing for a nonce the payer spent on another transfer, even beside a payment to us, nor for a reverted one: a person must look', async () => {
+  it('books nothing for a nonce spent on another transfer (to the payer, or beside a payment to us), nor for the wrong amount: a person must look, told once', async () => {
     const pub = await x402Publisher();
-    const [elsewhere, beside, reverted] = await unansweredPayments(pub.slug, ['/echo/elsewhere', '/echo/beside', '/echo/reverted']);
+    const paths = ['/echo/elsewhere', '/echo/beside', '/echo/short', '/echo/reverted'];
+    const [elsewhere, beside, short, reverted] = await unansweredPayments(pub.slug, paths);
     node.spendNonceElsewhere({ payer: payer.address, nonce: elsewhere.nonce, amount: 11_000n });
     // The nonce's own transfer went to the payer; the payment to us in the same transaction was another's.
     node.execute({ payer: payer.address, nonce: beside.nonce, payTo: payer.address, amount: 11_000n }, { alsoPaid: { payTo: PLATFORM_PAY_TO, amount: 11_000n } });
+    node.execute({ payer: payer.address, nonce: short.nonce, payTo: PLATFORM_PAY_TO, amount: 10_999n });
     node.execute({ payer: payer.address, nonce: reverted.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n }, { status: 0 });
-    const outcome = await sweep();
-    expect(outcome).toMatchObject({ paid: 0, unclear: 2 });
-    expect(await statusOf(pub.slug, '/echo/elsewhere')).toBe('settle_unknown');
-    expect(await statusOf(pub.slug, '/echo/beside')).toBe('settle_unknown');
-    // A reverted transaction used no nonce: still waiting (it may yet execute).
-    expect(await statusOf(pub.slug, '/echo/reverted')).toBe('settle_unknown');
+    const { log, lines } = capturedLog();
+    await sweep({ ...t.platform.services, log });
+    const findings = await Promise.all(paths.map(async (path) => (await x402PaymentOf(t, pub.slug, path)) as { status: string; chain_finding: string }));
+    expect(findings.map(({ status, chain_finding }) => [status, chain_finding])).toEqual([
+      ['settle_unknown', 'unclear'],
+      ['settle_unknown', 'unclear'],
+      ['settle_unknown', 'unclear'],
+      // A reverted transaction uses no nonce: the payment may still execute.
+      ['settle_unknown', 'waiting'],
+    ]);
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
+    expect(lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(3);
+    // Asked again within the hour: not asked about, not logged again.
+    const again = capturedLog();
+    await sweep({ ...t.platform.services, log: again.log });
+    expect(again.lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(0);
   });
 
-  it('a node that does not answer changes nothing; the payment is noted as asked, so the next sweep asks the others first', async () => {
+  it('a node that fails ends the sweep and changes nothing; the next asks first the payments it did not reach; its URL never reaches the logs', async () => {
     const pub = await x402Publisher();
-    await unansweredPayments(pub.slug, ['/echo/unasked']);
-    node.down = true;
+    const [first, second] = await unansweredPayments(pub.slug, ['/echo/first', '/echo/second']);
+    const secretChecker = new ChainChecker(`${node.url}/v2/SECRET-NODE-KEY`, NETWORK);
+    const { log, lines } = capturedLog();
+    node.failing.add('eth_call');
     try {
-      const outcome = await sweep();
-      expect(outcome.errors).toBeGreaterThanOrEqual(1);
-      expect(outcome.paid + outcome.failed).toBe(0);
+      const em = t.platform.services.orm.em.fork() as EntityManager;
+      const outcome = await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log });
+      expect(outcome).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 1 });
+      node.down = true;
+      expect(await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log })).toMatchObject({ errors: 1 });
     } finally {
+      node.failing.clear();
       node.down = false;
+      secretChecker.close();
     }
-    expect(await statusOf(pub.slug, '/echo/unasked')).toBe('settle_unknown');
-    expect((await x402PaymentOf(t, pub.slug, '/echo/unasked')).chain_checked_at).not.toBeNull();
+    expect(JSON.stringify(lines())).not.toContain('SECRET-NODE-KEY');
+    expect(lines().map((line) => line.node?.code)).toEqual(['SERVER_ERROR', 'SERVER_ERROR']);
+    const asked = await x402PaymentOf(t, pub.slug, '/echo/first');
+    expect([asked.status, asked.chain_checked_at === null]).toEqual(['settle_unknown', false]);
+    expect((await x402PaymentOf(t, pub.slug, '/echo/second')).chain_checked_at).toBeNull();
+    await sweep();
+    const [firstAsked, secondAsked] = await Promise.all([x402PaymentOf(t, pub.slug, '/echo/first'), x402PaymentOf(t, pub.slug, '/echo/second')]);
+    expect(new Date(secondAsked.chain_checked_at).getTime()).toBeLessThan(new Date(firstAsked.chain_checked_at).getTime());
+    expect(first.nonce).not.toBe(second.nonce);
   });
 });
 
@@ -164,8 +212,10 @@ describe('X402_RPC_URLS', () => {
       'eip155:84532': 'http://127.0.0.1:8545',
     });
     expect(loadConfig(env).x402.rpcUrls).toEqual({});
-    for (const bad of ['eip155:1=https://x.example', 'base', 'base=ftp://x.example', 'base=not a url']) {
+    for (const bad of ['eip155:1=https://x.example', 'base', 'base=ftp://x.example', 'base=not a url', 'base=https://a.example,eip155:8453=https://b.example']) {
       expect(() => loadConfig({ ...env, X402_RPC_URLS: bad })).toThrow(/X402_RPC_URLS/);
     }
+    // A hosted node's URL carries its API key: never echoed.
+    expect(() => loadConfig({ ...env, X402_RPC_URLS: 'base=ftp://node.example/v2/SECRET-KEY' })).toThrow(/^(?![\s\S]*SECRET-KEY)/);
   });
 });
