@@ -345,6 +345,20 @@ describe('access policy', () => {
     expect((await t.api.get(`/publishers/${allowing.slug}/elsewhere`, { token: agent.api_key })).status).toBe(200);
   });
 
+  it('a publisher without an endpoint list (a database publisher) under default_deny takes its root resource only', async () => {
+    const database = { publisher_category: 'database', database_type: 'postgres', endpoints: undefined };
+    const denying = await publisher({ ...database, undocumented_endpoint_policy: 'default_deny' });
+    const allowing = await publisher({ ...database, undocumented_endpoint_policy: 'default_allow' });
+    expect(denying.endpoints).toBeNull();
+    const agent = await fundedAgent();
+    expect((await t.api.post(`/publishers/${denying.slug}`, { query: 'select 1' }, { token: agent.api_key })).status).toBe(200);
+    const denied = await t.api.get(`/publishers/${denying.slug}/admin/users`, { token: agent.api_key });
+    expect([denied.status, denied.body.error.code]).toEqual([403, 'endpoint_not_allowed']);
+    const estimate = await t.api.post(`/publishers/${denying.slug}/estimate`, { publisher_id: denying.id, method: 'GET', path: '/admin/users' });
+    expect([estimate.status, estimate.body.error.code]).toEqual([403, 'endpoint_not_allowed']);
+    expect((await t.api.get(`/publishers/${allowing.slug}/admin/users`, { token: agent.api_key })).status).toBe(200);
+  });
+
   it('judges the path the upstream will see: dot segments, backslashes and encoded slashes are refused before anything moves', async () => {
     const pub = await publisher({ undocumented_endpoint_policy: 'default_deny' });
     const agent = await fundedAgent('1.00');

@@ -17,7 +17,9 @@ export const NO_MATCH: AllowedMatch = { endpoint: null, lookalike: null };
  * Matches a call against the publisher's endpoints and refuses what may not go out, the same way
  * for the proxy and the estimate: under `default_deny` only a listed endpoint in its exact spelling
  * (403 endpoint_not_allowed), and never a protected endpoint, however spelled (403 endpoint_protected).
- * `endpoints` is null for a publisher without an endpoint list: every path is allowed then.
+ * `endpoints` is null for a publisher without an endpoint list (a database publisher): its one
+ * documented resource is the root (`POST /publishers/{slug}`, a query), so under `default_deny`
+ * only the root passes, and under `default_allow` every path.
  */
 export function matchAllowedEndpoint(
   publisher: Pick<Publisher, 'slug' | 'undocumentedEndpointPolicy'>,
@@ -26,7 +28,8 @@ export function matchAllowedEndpoint(
   path: string,
 ): AllowedMatch {
   const endpoint = matchEndpoint(endpoints, method, path)?.endpoint ?? null;
-  if (!endpoint && endpoints !== null && publisher.undocumentedEndpointPolicy === 'default_deny') {
+  const documented = endpoint !== null || (endpoints === null && path === '/');
+  if (!documented && publisher.undocumentedEndpointPolicy === 'default_deny') {
     throw forbidden(`${method} ${path} is not an endpoint of ${publisher.slug}`, 'endpoint_not_allowed');
   }
   const folded = matchIgnoringCase(endpoints, method, path);
