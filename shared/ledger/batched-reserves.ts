@@ -19,7 +19,8 @@ export interface ReserveItem {
 /**
  * Many linked reserves in one statement. The accounts involved are locked first, in id order (so
  * batches never deadlock one another), and every check uses the values read under those locks.
- * Each item holds on its preferred account when that covers it, else on its fallback; items on the
+ * Each item holds on its preferred account when that covers it, else on its fallback when the
+ * preferred has nothing available (one with a part of it is left out, for reserveSplit); items on the
  * same account are taken in order while their running total fits the available balance. Each
  * account row is updated once, with the sum of its items. Items already recorded (a replay) or
  * that do not fit are left out: their caller runs them alone, which answers the replay or the 402.
@@ -35,7 +36,10 @@ with input as (
   order by id
   for no key update
 ), picked as (
-  select i.*, case when p.id is not null and (not p.no_overdraft or p.available >= i.amount) then i.preferred else i.fallback end as debit
+  select i.*, case
+      when p.id is not null and (not p.no_overdraft or p.available >= i.amount) then i.preferred
+      when p.id is null or p.available <= 0 then i.fallback
+    end as debit
   from input i left join locked p on p.id = i.preferred
   where not exists (select 1 from ledger_transfer t where t.idempotency_key = i.idempotency_key)
 ), accepted as materialized (

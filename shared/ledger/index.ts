@@ -30,10 +30,12 @@ export type { BatchStats } from './batcher.js';
 export { ledgerBatchStats, reportLedgerBatchFailures, type BatchFailureReporter } from './batchers.js';
 export { checkLedger, type LedgerCheck } from './invariant.js';
 export { ledgerMigrations } from './migrations.js';
+export { reserveSplit } from './split-reserve.js';
 export type { LedgerTransfer, TransferState, TransferType } from './transfer-record.js';
 export {
   findTransfer,
   getTransfer,
+  lockLedgerAccounts,
   postPending,
   postPendingWithFee,
   reserve,

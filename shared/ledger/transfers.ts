@@ -202,6 +202,14 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
 }
 
 /**
+ * Inside a transaction that will run several ledger statements: locks their accounts up front, in
+ * id order, the order every ledger statement locks in, so it cannot deadlock with them.
+ */
+export async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<void> {
+  await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
+}
+
+/**
  * Several transfers that stand or fall together, in one transaction. Their accounts are locked
  * first, in id order (the order every ledger statement locks in), so the transaction cannot
  * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
@@ -215,7 +223,7 @@ export async function transferAll(em: EntityManager, inputs: TransferInput[]): P
   if (inputs.length === 0) return [];
   const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
   const lockAndMove = async (tx: EntityManager) => {
-    await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
+    await lockLedgerAccounts(tx, accountIds);
     const done: LedgerTransfer[] = [];
     for (const input of inputs) done.push(await transfer(tx, input));
     return done;
@@ -272,14 +280,17 @@ export async function voidPending(em: EntityManager, input: SettleInput): Promis
 }
 
 /**
- * Linked reserve: holds `amount` on the first of `debits` (in order) whose available balance covers
- * it — e.g. prepaid credits with a publisher before the wallet — in one statement. Accounts that do
- * not exist yet are skipped. 402 insufficient_balance when none covers it.
+ * Linked reserve: holds `amount` on the preferred account (prepaid credits with a publisher) when
+ * its available balance covers it, else on the fallback (the wallet) when the preferred has nothing
+ * available, in one statement. Accounts that do not exist yet are skipped. 402
+ * insufficient_balance when neither is picked: a preferred account holding part of the amount is
+ * then spent with reserveSplit, so no remainder is left behind.
  */
 const RESERVE_FIRST_SQL = `
 with ${lockAccounts('?, ?, ?')}, pick as (
   select id from ledger_account
   where id in (?, ?) and (not no_overdraft or credits_posted - debits_posted - debits_pending >= ?::bigint)
+  and (id = ? or not exists (select 1 from ledger_account p where p.id = ? and p.credits_posted - p.debits_posted - p.debits_pending > 0))
   order by (id = ?) desc limit 1
 ), d as (
   update ledger_account a set debits_pending = a.debits_pending + ?::bigint
@@ -305,6 +316,11 @@ async function groupCommitted(em: EntityManager, alone: Alone, submit: (batchers
   return submit(await ledgerBatchers(em), alone);
 }
 
+async function availableOf(em: EntityManager, accountId: string): Promise<bigint> {
+  const [row] = await em.execute(`select (credits_posted - debits_posted - debits_pending)::text as available from ledger_account where id = ?`, [accountId]);
+  return BigInt(row?.available ?? 0);
+}
+
 type ReserveFirstInput = Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] };
 
 /** Outside a transaction, holds racing each other are group-committed. */
@@ -328,7 +344,7 @@ async function reserveFromFirstAlone(em: EntityManager, input: ReserveFirstInput
   const amount = input.amount.toString();
   const params = (first: string, second: string) => [
     first, second, input.credit,
-    first, second, amount, first,
+    first, second, amount, first, first, first,
     amount, amount,
     amount, input.credit,
     randomUUID(), input.idempotencyKey, input.credit, amount, input.kind, input.reference ?? null, json(input.metadata),
@@ -340,6 +356,8 @@ async function reserveFromFirstAlone(em: EntityManager, input: ReserveFirstInput
   } catch (error) {
     if (error !== refused) throw error;
   }
+  // A preferred account with part of the amount is spent with reserveSplit, not passed over.
+  if ((await availableOf(em, preferred)) > 0n) throw insufficientBalance();
   // The preferred account was drained between the pick and the lock: the fallback alone, once more.
   return run(em, RESERVE_FIRST_SQL, params(fallback, fallback), input.idempotencyKey, same, () =>
     explainRefusedMove(em, { ...input, debit: fallback }),

@@ -9,6 +9,7 @@ import {
   postPendingWithFee,
   prepaidAccountId,
   reserveFromFirst,
+  reserveSplit,
   transfer,
   transferAll,
 } from '../../shared/ledger/index.js';
@@ -40,11 +41,43 @@ const hold = (debits: [string, string], payable: string, amount: bigint, idempot
   reserveFromFirst(em, { idempotencyKey, debits, credit: payable, amount, kind: 'charge' });
 
 describe('reserve from the first account that covers', () => {
-  it('takes the preferred account when it covers the amount, else the fallback, else 402', async () => {
-    const { wallet, prepaid, payable } = await accounts(100n, 1000n);
+  it('takes the preferred account when it covers the amount, the fallback when the preferred has nothing, else 402', async () => {
+    const { wallet, prepaid, payable } = await accounts(120n, 1000n);
+    expect((await hold([prepaid, wallet], payable, 60n)).debitAccountId).toBe(prepaid);
     expect((await hold([prepaid, wallet], payable, 60n)).debitAccountId).toBe(prepaid);
     expect((await hold([prepaid, wallet], payable, 60n)).debitAccountId).toBe(wallet);
     expect(await errorOf(hold([prepaid, wallet], payable, 5000n))).toEqual({ status: 402, code: 'insufficient_balance' });
+  });
+
+  it('never passes over a preferred account holding part of the amount (402, for reserveSplit), alone or batched', async () => {
+    const { wallet, prepaid, payable } = await accounts(40n, 1000n);
+    expect(await errorOf(hold([prepaid, wallet], payable, 60n))).toEqual({ status: 402, code: 'insufficient_balance' });
+    const racing = await Promise.all(Array.from({ length: 5 }, () => hold([prepaid, wallet], payable, 60n).then(() => 'held', (error) => error.code)));
+    expect(racing).toEqual(Array(5).fill('insufficient_balance'));
+    expect((await getAccountBalance(em, wallet)).available).toBe(1000n);
+  });
+
+  it('reserveSplit holds all the first has and the rest from the second, both or neither', async () => {
+    const { wallet, prepaid, payable } = await accounts(40n, 100n);
+    const input = (amount: bigint) => ({ idempotencyKey: key(), debits: [prepaid, wallet] as [string, string], credit: payable, amount, kind: 'charge' });
+    const split = await reserveSplit(em, input(60n));
+    expect(split?.map((part) => [part.debitAccountId, part.amount])).toEqual([[prepaid, 40n], [wallet, 20n]]);
+    // The first has nothing left: all from the second. Both together short: nothing held.
+    expect((await reserveSplit(em, input(30n)))?.map((part) => [part.debitAccountId, part.amount])).toEqual([[wallet, 30n]]);
+    expect(await reserveSplit(em, input(51n))).toBeNull();
+    expect([(await getAccountBalance(em, prepaid)).available, (await getAccountBalance(em, wallet)).available]).toEqual([0n, 50n]);
+  });
+
+  it('reserveSplit under a race: 12 holds of 10 on 55 prepaid and 50 wallet units, exactly 10 succeed and both end at 0 or the remainder', async () => {
+    const { wallet, prepaid, payable } = await accounts(55n, 50n);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        reserveSplit(database().em(), { idempotencyKey: key(), debits: [prepaid, wallet], credit: payable, amount: 10n, kind: 'charge' }),
+      ),
+    );
+    expect(results.filter((result) => result !== null)).toHaveLength(10);
+    expect((await getAccountBalance(em, prepaid)).available + (await getAccountBalance(em, wallet)).available).toBe(5n);
+    expect((await getAccountBalance(em, prepaid)).available).toBe(0n);
   });
 
   it('skips a preferred account that does not exist yet', async () => {

@@ -28,13 +28,13 @@ describe('holds orphaned by a process that died mid-call', () => {
     await hold(randomUUID());
     expect(await available(agent.api_key)).toBe('0.40');
 
-    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where id = ?`, [orphan.pendingId]);
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where id = ?`, [orphan.parts[0].pendingId]);
     expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
     expect(await available(agent.api_key)).toBe('0.70');
     expect(await releaseOrphanedHolds(em(), 600)).toBe(0);
 
     // The fresh hold is released the normal way so the ledger ends balanced and empty of holds.
-    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where type = 'reserve' and state = 'pending' and debit_account_id = ?`, [orphan.debitAccountId]);
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where type = 'reserve' and state = 'pending' and debit_account_id = ?`, [orphan.parts[0].debitAccountId]);
     expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
     expect(await available(agent.api_key)).toBe('1.00');
   });

@@ -36,7 +36,8 @@ async function publisherEarnings(publisherId: string): Promise<string> {
   return String(payable.balance);
 }
 
-const balanceOf = async (key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance as string;
+const walletOf = async (key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data;
+const balanceOf = async (key: string) => (await walletOf(key)).balance as string;
 
 /** A publisher on the fake upstream: per-call 0.01 (0.02 for POST), 10% gateway fee. */
 async function publisher(overrides: Record<string, unknown> = {}) {
@@ -229,8 +230,58 @@ describe('charging', () => {
     await fundPrepaid(t, agent.id, pub.id, '0.02');
     await t.api.get(`/publishers/${pub.slug}/echo/1`, { token: agent.api_key });
     expect(await balanceOf(agent.api_key)).toBe('1.00');
+    // The 0.009 left pays most of the next call; the wallet pays the rest.
     await t.api.get(`/publishers/${pub.slug}/echo/2`, { token: agent.api_key });
-    expect(await balanceOf(agent.api_key)).toBe('0.989');
+    expect(await walletOf(agent.api_key)).toMatchObject({ balance: '0.998', prepaid_credits: [{ balance: '0.00' }] });
+  });
+
+  it('spends a prepaid remainder smaller than the call, and the rest from the wallet, down to the last micro-dollar', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    await fundPrepaid(t, agent.id, pub.id, '0.005');
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/split`, { token: agent.api_key });
+    expect(response.status).toBe(200);
+    expect([response.headers.get('x-charge-amount'), response.headers.get('x-balance-remaining')]).toEqual(['0.011', '0.994']);
+    expect(await walletOf(agent.api_key)).toMatchObject({ balance: '0.994', pending: '0.00', prepaid_credits: [{ publisher_id: pub.id, balance: '0.00' }] });
+    expect(await publisherEarnings(pub.id)).toBe('10000');
+    const charges = (await t.api.get('/wallet/transactions', { token: agent.api_key })).body.data.filter((tx: any) => tx.type === 'charge');
+    expect(charges.map((tx: any) => tx.amount).sort()).toEqual(['-0.005', '-0.006']);
+  });
+
+  it('a split hold is released whole when the call fails, and refunded to both accounts when the answer breaks off', async () => {
+    const pub = await publisher({ undocumented_endpoint_policy: 'default_allow' });
+    const agent = await fundedAgent('1.00');
+    await fundPrepaid(t, agent.id, pub.id, '0.004');
+    expect((await t.api.get(`/publishers/${pub.slug}/fail`, { token: agent.api_key })).status).toBe(500);
+    expect(await walletOf(agent.api_key)).toMatchObject({ balance: '1.00', pending: '0.00', prepaid_credits: [{ balance: '0.004' }] });
+    const broken = await fetch(`${t.api.baseUrl}/publishers/${pub.slug}/truncated`, { headers: { authorization: `Bearer ${agent.api_key}` } });
+    expect(broken.headers.get('x-charge-amount')).toBe('0.011');
+    await expect(broken.text()).rejects.toThrow();
+    expect(await balanceOnceSettled(agent.api_key, '1.00')).toBe('1.00');
+    expect(await walletOf(agent.api_key)).toMatchObject({ pending: '0.00', prepaid_credits: [{ balance: '0.004' }] });
+    expect(await publisherEarnings(pub.id)).toBe('0');
+  });
+
+  it('pay_per_use on a split hold posts prepaid credits first and releases the wallet part it did not need', async () => {
+    const pub = await payPerUsePublisher({ price_per_call: '0.01', reserve_max_charge: '0.10' });
+    const agent = await fundedAgent('1.00');
+    await fundPrepaid(t, agent.id, pub.id, '0.05');
+    // Reported cost 0.02, plus the 10% fee: 0.022, all of it from the prepaid part of the 0.10 hold.
+    const response = await t.api.get(`/publishers/${pub.slug}/usage?cost=0.02`, { token: agent.api_key });
+    expect(response.headers.get('x-charge-amount')).toBe('0.022');
+    expect(await walletOf(agent.api_key)).toMatchObject({ balance: '1.00', pending: '0.00', prepaid_credits: [{ balance: '0.028' }] });
+  });
+
+  it('racing calls share prepaid credits and wallet exactly: 0.02 + 0.02 pays three calls of 0.011, never a fourth', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('0.02');
+    await fundPrepaid(t, agent.id, pub.id, '0.02');
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => t.api.get(`/publishers/${pub.slug}/echo/race-${i}`, { token: agent.api_key })));
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 200, 200, 402, 402, 402, 402, 402, 402, 402]);
+    const wallet = await walletOf(agent.api_key);
+    expect(BigInt(Math.round(Number(wallet.balance) * 1e6)) + BigInt(Math.round(Number(wallet.prepaid_credits[0].balance) * 1e6))).toBe(7_000n);
+    expect(wallet.pending).toBe('0.00');
+    expect(await publisherEarnings(pub.id)).toBe('30000');
   });
 
   it('answers 402 when the balance cannot cover the price, and the upstream receives nothing', async () => {

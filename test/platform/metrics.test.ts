@@ -160,7 +160,7 @@ describe('GET /metrics', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const hold = await holdCallCharge(em, { callId: randomUUID(), userId: agent.id, publisherId: tools.id, amount: 1000n, metadata: {} });
     try {
-      await em.execute(`update ledger_transfer set created_at = now() - interval '90 seconds' where id = ?`, [hold.pendingId]);
+      await em.execute(`update ledger_transfer set created_at = now() - interval '90 seconds' where id = ?`, [hold.parts[0].pendingId]);
       const { after } = await expectCalls(before, { charged: 1, released: 1, chargedMicros: 30_000, timed: 2 });
       expect(sample(after, 'acp_ledger_pending_holds')).toBe(1);
       expect(sample(after, 'acp_ledger_oldest_pending_hold_seconds')).toBeGreaterThanOrEqual(90);

@@ -6,7 +6,8 @@ import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { enforceCallRate } from './call-rate.js';
 import { pricingOf } from '../services/pricing-of.js';
 import { resolveCallTarget } from './call-target.js';
-import { captureCallCharge, holdCallCharge, nothingCharged, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { nothingCharged } from './nothing-charged.js';
 import { truncated, withToolClient } from './tool-client.js';
 import { usageCountersOf } from './usage-counters-of.js';
 

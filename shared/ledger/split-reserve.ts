@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { reserve, type TransferInput } from './transfers.js';
+import type { LedgerTransfer } from './transfer-record.js';
+
+type SplitReserveInput = Omit<TransferInput, 'debit'> & { debits: [first: string, second: string] };
+
+/**
+ * Holds `amount` from two accounts: all the first has available, up to the amount, and the rest
+ * from the second, in one transaction (both holds or neither). Prepaid credits with a publisher
+ * are spent this way before the wallet, down to the last micro-dollar, instead of leaving a
+ * remainder smaller than any call (reserveFromFirst refuses to pass over such a remainder). The
+ * accounts are locked first, in id order (the order every ledger statement locks in). Null when
+ * both together do not cover the amount. The parts' idempotency keys are the key, and the key +
+ * `:rest`.
+ */
+export async function reserveSplit(em: EntityManager, input: SplitReserveInput): Promise<[LedgerTransfer] | [LedgerTransfer, LedgerTransfer] | null> {
+  const [first, second] = input.debits;
+  return em.transactional(async (tx) => {
+    const rows = (await tx.execute(
+      `select id, (credits_posted - debits_posted - debits_pending)::text as available from ledger_account
+       where id in (?, ?, ?) order by id for no key update`,
+      [first, second, input.credit],
+    )) as { id: string; available: string }[];
+    const available = (id: string) => {
+      const found = BigInt(rows.find((row) => row.id === id)?.available ?? 0);
+      return found > 0n ? found : 0n;
+    };
+    const fromFirst = available(first) < input.amount ? available(first) : input.amount;
+    if (fromFirst + available(second) < input.amount) return null;
+    const { debits: _debits, ...common } = input;
+    if (fromFirst === 0n) return [await reserve(tx, { ...common, debit: second })];
+    const held = await reserve(tx, { ...common, debit: first, amount: fromFirst });
+    if (fromFirst === input.amount) return [held];
+    return [held, await reserve(tx, { ...common, idempotencyKey: `${input.idempotencyKey}:rest`, debit: second, amount: input.amount - fromFirst })];
+  });
+}

@@ -1,0 +1,11 @@
+import { AppError } from '../../../shared/errors.js';
+
+/** A call that failed before any charge says so: the caller need not look up its wallet to know. */
+export function nothingCharged(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.status < 500) return error;
+  return new AppError(error.status, error.code, `${error.message}; nothing was charged`, error.details);
+}
+
+export const rethrowNothingCharged = (error: unknown): never => {
+  throw nothingCharged(error);
+};
