@@ -1,6 +1,16 @@
 import { AppError, badRequest, conflict, notFound } from '../errors.js';
 
 export const insufficientBalance = () => new AppError(402, 'insufficient_balance', 'The balance does not cover this amount');
+
+/**
+ * The 402 of reserveFromFirst when its preferred account holds part of the amount: the one refusal
+ * reserveSplit can turn into a hold, so only it costs the caller a split attempt.
+ */
+export class PartlyCovered extends AppError {
+  constructor() {
+    super(402, 'insufficient_balance', 'The balance does not cover this amount');
+  }
+}
 export const idempotencyConflict = () =>
   conflict('idempotency_conflict', 'This idempotency key was already used for a different transfer');
 export const pendingTransferClosed = () => conflict('pending_transfer_closed', 'This reserve was already posted or voided');

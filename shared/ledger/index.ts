@@ -25,7 +25,7 @@ export {
   type AccountBalance,
   type PrepaidBalance,
 } from './balances.js';
-export { insufficientBalance } from './errors.js';
+export { insufficientBalance, PartlyCovered } from './errors.js';
 export type { BatchStats } from './batcher.js';
 export { ledgerBatchStats, reportLedgerBatchFailures, type BatchFailureReporter } from './batchers.js';
 export { checkLedger, type LedgerCheck } from './invariant.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { reserve, type TransferInput } from './transfers.js';
+import { lockLedgerAccounts, reserve, type TransferInput } from './transfers.js';
 import type { LedgerTransfer } from './transfer-record.js';
 
 type SplitReserveInput = Omit<TransferInput, 'debit'> & { debits: [first: string, second: string] };
@@ -11,18 +11,15 @@ type SplitReserveInput = Omit<TransferInput, 'debit'> & { debits: [first: string
  * remainder smaller than any call (reserveFromFirst refuses to pass over such a remainder). The
  * accounts are locked first, in id order (the order every ledger statement locks in). Null when
  * both together do not cover the amount. The parts' idempotency keys are the key, and the key +
- * `:rest`.
+ * `:rest`; a split is not replayable (the amounts depend on the balances at the time), so each
+ * call must bring a fresh key, as paid calls do.
  */
 export async function reserveSplit(em: EntityManager, input: SplitReserveInput): Promise<[LedgerTransfer] | [LedgerTransfer, LedgerTransfer] | null> {
   const [first, second] = input.debits;
   return em.transactional(async (tx) => {
-    const rows = (await tx.execute(
-      `select id, (credits_posted - debits_posted - debits_pending)::text as available from ledger_account
-       where id in (?, ?, ?) order by id for no key update`,
-      [first, second, input.credit],
-    )) as { id: string; available: string }[];
+    const locked = await lockLedgerAccounts(tx as EntityManager, [first, second, input.credit]);
     const available = (id: string) => {
-      const found = BigInt(rows.find((row) => row.id === id)?.available ?? 0);
+      const found = locked.get(id) ?? 0n;
       return found > 0n ? found : 0n;
     };
     const fromFirst = available(first) < input.amount ? available(first) : input.amount;

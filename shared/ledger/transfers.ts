@@ -10,9 +10,11 @@ import {
   isRetryable,
   isUniqueViolation,
   ledgerAccountMissing,
+  PartlyCovered,
   pendingTransferClosed,
   pendingTransferNotFound,
 } from './errors.js';
+import { getAccountBalance } from './balances.js';
 import { ledgerBatchers, type LedgerBatchers } from './batchers.js';
 import { runLedgerStatement } from './statements.js';
 import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
@@ -203,10 +205,16 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
 
 /**
  * Inside a transaction that will run several ledger statements: locks their accounts up front, in
- * id order, the order every ledger statement locks in, so it cannot deadlock with them.
+ * id order, the order every ledger statement locks in, so it cannot deadlock with them. Answers
+ * what each existing account has available, as locked.
  */
-export async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<void> {
-  await tx.execute(`with ${lockAccounts(accountIds.map(() => '?').join(', '))} select count(*) from locked`, accountIds);
+export async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<Map<string, bigint>> {
+  const rows = await tx.execute(
+    `select id, (credits_posted - debits_posted - debits_pending)::text as available from ledger_account
+     where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`,
+    accountIds,
+  );
+  return new Map(rows.map((row) => [row.id as string, BigInt(row.available)]));
 }
 
 /**
@@ -316,11 +324,6 @@ async function groupCommitted(em: EntityManager, alone: Alone, submit: (batchers
   return submit(await ledgerBatchers(em), alone);
 }
 
-async function availableOf(em: EntityManager, accountId: string): Promise<bigint> {
-  const [row] = await em.execute(`select (credits_posted - debits_posted - debits_pending)::text as available from ledger_account where id = ?`, [accountId]);
-  return BigInt(row?.available ?? 0);
-}
-
 type ReserveFirstInput = Omit<TransferInput, 'debit'> & { debits: [preferred: string, fallback: string] };
 
 /** Outside a transaction, holds racing each other are group-committed. */
@@ -357,7 +360,7 @@ async function reserveFromFirstAlone(em: EntityManager, input: ReserveFirstInput
     if (error !== refused) throw error;
   }
   // A preferred account with part of the amount is spent with reserveSplit, not passed over.
-  if ((await availableOf(em, preferred)) > 0n) throw insufficientBalance();
+  if ((await getAccountBalance(em, preferred)).available > 0n) throw new PartlyCovered();
   // The preferred account was drained between the pick and the lock: the fallback alone, once more.
   return run(em, RESERVE_FIRST_SQL, params(fallback, fallback), input.idempotencyKey, same, () =>
     explainRefusedMove(em, { ...input, debit: fallback }),

@@ -5,7 +5,7 @@ import { holdCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
 import { ORPHANED_HOLDS_SQL, releaseOrphanedHolds } from '../../subgraphs/marketplace/proxy/orphaned-holds.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
-import { fundWallet } from '../support/funding.js';
+import { fundPrepaid, fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 
 let t: TestPlatform;
@@ -37,6 +37,19 @@ describe('holds orphaned by a process that died mid-call', () => {
     await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where type = 'reserve' and state = 'pending' and debit_account_id = ?`, [orphan.parts[0].debitAccountId]);
     expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
     expect(await available(agent.api_key)).toBe('1.00');
+  });
+
+  it('a split hold (prepaid credits, then the wallet) is released whole: each part by its own release key', async () => {
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const publisherId = randomUUID();
+    await fundPrepaid(t, agent.id, publisherId, '0.10');
+    const orphan = await holdCallCharge(em(), { callId: randomUUID(), userId: agent.id, publisherId, amount: 300_000n, metadata: {} });
+    expect(orphan.parts.map((part) => part.amount)).toEqual([100_000n, 200_000n]);
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where id in (?, ?)`, orphan.parts.map((part) => part.pendingId));
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(2);
+    expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data).toMatchObject({ available: '1.00', pending: '0.00', prepaid_credits: [{ balance: '0.10' }] });
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(0);
   });
 
   it('are found through the index of pending holds, not by reading the whole transfer history', async () => {

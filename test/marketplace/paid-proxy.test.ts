@@ -6,6 +6,7 @@ import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { fundPrepaid, fundWallet } from '../support/funding.js';
+import { withInsertsRefused } from '../support/database-faults.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { UsageCounters } from '../../subgraphs/marketplace/proxy/usage-counters.js';
@@ -259,6 +260,19 @@ describe('charging', () => {
     await expect(broken.text()).rejects.toThrow();
     expect(await balanceOnceSettled(agent.api_key, '1.00')).toBe('1.00');
     expect(await walletOf(agent.api_key)).toMatchObject({ pending: '0.00', prepaid_credits: [{ balance: '0.004' }] });
+    expect(await publisherEarnings(pub.id)).toBe('0');
+  });
+
+  it('a split charge the ledger refuses half-way moves nothing: both parts are posted together or not at all', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent('1.00');
+    await fundPrepaid(t, agent.id, pub.id, '0.005');
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const refused = await withInsertsRefused(em, { table: 'ledger_transfer', when: `new.idempotency_key like '%:capture:rest'` }, () =>
+      t.api.get(`/publishers/${pub.slug}/echo/half`, { token: agent.api_key }),
+    );
+    expect(refused.status).toBe(500);
+    expect(await walletOf(agent.api_key)).toMatchObject({ balance: '1.00', pending: '0.00', prepaid_credits: [{ balance: '0.005' }] });
     expect(await publisherEarnings(pub.id)).toBe('0');
   });
 

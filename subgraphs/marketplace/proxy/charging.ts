@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   ensureWalletAccount,
   lockLedgerAccounts,
+  PartlyCovered,
   pickSystemAccount,
   postPendingWithFee,
   prepaidAccountId,
@@ -44,6 +45,9 @@ export interface Charge {
 
 /** The idempotency keys of a call's second part end in `:rest`. */
 const partKey = (callId: string, step: string, index: number) => `call:${callId}:${step}${index === 0 ? '' : ':rest'}`;
+
+/** The key that releases a call's hold, from the hold's own key: `call:…:hold[:rest]` → `call:…:release[:rest]`. */
+export const releaseKeyOf = (holdKey: string) => holdKey.replace(/:hold(?=(:rest)?$)/, ':release');
 const partOf = (pending: LedgerTransfer): HeldPart => ({ pendingId: pending.id, debitAccountId: pending.debitAccountId, amount: pending.amount });
 
 /**
@@ -68,63 +72,78 @@ export async function holdCallCharge(
     reference: input.callId,
     metadata: input.metadata,
   };
-  let parts: Hold['parts'];
+  const refusal = () =>
+    new AppError(402, 'insufficient_balance', `This call needs ${formatMoney(input.amount)} USD available (price and fee, or the most it can cost); the balance does not cover it`);
+  let held: LedgerTransfer[] | null;
   try {
-    parts = [partOf(await reserveFromFirst(em, request))];
+    held = [await reserveFromFirst(em, request)];
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'insufficient_balance')) throw error;
-    const split = await reserveSplit(em, request);
-    if (!split) throw new AppError(402, error.code, `This call needs ${formatMoney(input.amount)} USD available (price and fee, or the most it can cost); the balance does not cover it`);
-    parts = split.length === 1 ? [partOf(split[0])] : [partOf(split[0]), partOf(split[1])];
+    // Only a refusal that left prepaid credits over is worth a split; any other is final.
+    held = error instanceof PartlyCovered ? await reserveSplit(em, request) : null;
   }
-  return { callId: input.callId, parts, payableAccountId, amount: input.amount };
+  if (!held) throw refusal();
+  return { callId: input.callId, parts: held.map(partOf) as Hold['parts'], payableAccountId, amount: input.amount };
+}
+
+const smaller = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** What each held part pays of `amount` and of its `fee`: prepaid credits first. */
+function sharesOf(hold: Hold, amount: bigint, fee: bigint): { take: bigint; takeFee: bigint }[] {
+  let left = amount;
+  let feeLeft = fee;
+  return hold.parts.map((part) => {
+    const take = smaller(left, part.amount);
+    const takeFee = smaller(feeLeft, take);
+    left -= take;
+    feeLeft -= takeFee;
+    return { take, takeFee };
+  });
 }
 
 /**
  * Posts what the call costs (never more than held): the publisher's payable earns the price, and
- * the platform's revenue takes the fee from it. A split hold is posted part by part, prepaid
- * credits first, in one transaction; a part not needed is released.
+ * the platform's revenue takes the fee from it. When one part pays it all (one account, or prepaid
+ * credits that covered a pay-per-use cost), that part is posted with the others of the paid path
+ * and a wallet part not needed is released after (by the orphan sweep, should that fail); when both
+ * parts pay, they are posted together in one transaction, their accounts locked up front.
  */
 export async function captureCallCharge(em: EntityManager, hold: Hold, price: CallPrice, metadata: Record<string, unknown>): Promise<Charge> {
-  const amount = price.total < hold.amount ? price.total : hold.amount;
-  const fee = price.fee < amount ? price.fee : amount;
+  const amount = smaller(price.total, hold.amount);
+  const fee = smaller(price.fee, amount);
   const feeAccount = await pickSystemAccount(em, 'platform_revenue', { shardKey: hold.callId });
-  const postParts = async (db: EntityManager): Promise<Charge> => {
-    let left = amount;
-    let feeLeft = fee;
-    const paid: bigint[] = [];
-    const posted: LedgerTransfer[] = [];
-    for (const [index, part] of hold.parts.entries()) {
-      const take = left < part.amount ? left : part.amount;
-      const takeFee = feeLeft < take ? feeLeft : take;
-      paid.push(take);
-      if (take === 0n && index > 0) {
-        await voidPending(db, { pendingId: part.pendingId, idempotencyKey: partKey(hold.callId, 'release', index), metadata: { reason: 'not_needed' } });
-        continue;
-      }
-      posted.push(
-        await postPendingWithFee(db, {
-          pendingId: part.pendingId,
-          idempotencyKey: partKey(hold.callId, 'capture', index),
-          amount: take,
-          kind: 'charge',
-          metadata,
-          fee: takeFee,
-          feeAccount,
-          feeIdempotencyKey: partKey(hold.callId, 'fee', index),
-        }),
+  const shares = sharesOf(hold, amount, fee);
+  const post = (db: EntityManager, index: number) =>
+    postPendingWithFee(db, {
+      pendingId: hold.parts[index]!.pendingId,
+      idempotencyKey: partKey(hold.callId, 'capture', index),
+      amount: shares[index]!.take,
+      kind: 'charge',
+      metadata,
+      fee: shares[index]!.takeFee,
+      feeAccount,
+      feeIdempotencyKey: partKey(hold.callId, 'fee', index),
+    });
+  const chargeOf = (posted: LedgerTransfer[]): Charge => ({
+    chargeId: posted[0]!.id,
+    amount,
+    balanceRemaining: posted[posted.length - 1]!.debitBalanceAfter ?? 0n,
+    publisherEarned: amount - fee,
+    paid: shares.map((share) => share.take),
+  });
+  if (hold.parts.length === 1 || shares[1]!.take === 0n) {
+    const posted = await post(em, 0);
+    if (hold.parts.length > 1) {
+      await voidPending(em, { pendingId: hold.parts[1]!.pendingId, idempotencyKey: partKey(hold.callId, 'release', 1), metadata: { reason: 'not_needed' } }).catch(
+        () => undefined,
       );
-      left -= take;
-      feeLeft -= takeFee;
     }
-    const last = posted[posted.length - 1]!;
-    return { chargeId: posted[0]!.id, amount, balanceRemaining: last.debitBalanceAfter ?? 0n, publisherEarned: amount - fee, paid };
-  };
-  if (hold.parts.length === 1) return postParts(em);
+    return chargeOf([posted]);
+  }
   return em.transactional(async (tx) => {
     const db = tx as EntityManager;
     await lockLedgerAccounts(db, [...hold.parts.map((part) => part.debitAccountId), hold.payableAccountId, feeAccount]);
-    return postParts(db);
+    return chargeOf([await post(db, 0), await post(db, 1)]);
   });
 }
 
