@@ -42,6 +42,8 @@ async function callFacilitator(url: string, path: '/verify' | '/settle', body: u
   } catch {
     throw unclear(path);
   }
+  // A gateway in front of the facilitator that timed out or failed says nothing about the chain.
+  if (response.status >= 500 || response.status === 408 || response.status === 429) throw unclear(path);
   const answer = (await response.json().catch(() => null)) as Record<string, any> | null;
   if (!answer) throw unclear(path);
   return answer;
@@ -62,6 +64,8 @@ export async function settlePayment(payment: VerifiedPayment, terms: PaymentTerm
   const verified = await callFacilitator(options.facilitatorUrl, '/verify', body, timeoutMs);
   if (verified.isValid !== true) throw new PaymentRejected(knownReason(verified.invalidReason, 'invalid_payment'));
   const settled = await callFacilitator(options.facilitatorUrl, '/settle', body, timeoutMs);
-  if (settled.success !== true) throw new PaymentRejected(knownReason(settled.errorReason, 'unexpected_settle_error'));
+  // Only an explicit refusal is one: any other answer leaves the transfer possibly on-chain.
+  if (settled.success === false) throw new PaymentRejected(knownReason(settled.errorReason, 'unexpected_settle_error'));
+  if (settled.success !== true) throw new SettlementUnknown();
   return { success: true, transaction: String(settled.transaction ?? ''), network: String(settled.network ?? terms.network.name), payer: payment.payer };
 }

@@ -138,12 +138,7 @@ describe('x402 per request', () => {
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
     const response = await t.api.get(`/publishers/${pub.slug}/echo/platform`, { headers: { 'X-PAYMENT': header } });
     expect(response.status).toBe(200);
-    const em = t.platform.services.orm.em.fork() as EntityManager;
-    const [payable] = await em.execute(
-      `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
-      [pub.id],
-    );
-    expect(payable.balance).toBe('10000');
+    expect(await payableOf(pub.id)).toBe('10000');
   });
 
   it.each([
@@ -156,7 +151,7 @@ describe('x402 per request', () => {
     const response = await withX402BookingsRefused(em, failures, () => t.api.get(`/publishers/${pub.slug}/echo/unbooked`, { headers: { 'X-PAYMENT': header } }));
     expect([response.status, response.body.path]).toEqual([200, '/echo/unbooked']);
     expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
-    const [payment] = await em.execute(`select status, transaction, unbooked_transfers from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unbooked`]);
+    const payment = await paymentOf(pub.slug, '/echo/unbooked');
     expect(payment.status).toBe(status);
     expect(payment.transaction).toMatch(/^0x/);
     if (status === 'settled_unbooked') {
@@ -167,11 +162,7 @@ describe('x402 per request', () => {
     } else {
       expect(payment.unbooked_transfers).toBeNull();
     }
-    const [payable] = await em.execute(
-      `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
-      [pub.id],
-    );
-    expect(payable.balance ?? '0').toBe(booked);
+    expect(await payableOf(pub.id)).toBe(booked);
   });
 
   it('the sweep books a payment left settled_unbooked from the plan it kept, exactly once even when two sweeps race, and tries again while the database still refuses', async () => {
@@ -204,15 +195,12 @@ describe('x402 per request', () => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
     const bookkeeper = t.platform.services;
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    facilitator.garbleSettlement = true;
-    try {
+    await facilitator.withUnclearSettlement(async () => {
       for (const path of ['/echo/found', '/echo/lost']) {
         const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
         expect((await t.api.get(`/publishers/${pub.slug}${path}`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
       }
-    } finally {
-      facilitator.garbleSettlement = false;
-    }
+    });
     const found = await paymentOf(pub.slug, '/echo/found');
     const lost = await paymentOf(pub.slug, '/echo/lost');
     const unsettled = await listUnsettledPayments(em, t.platform.services.config);
@@ -254,13 +242,9 @@ describe('x402 per request', () => {
   it('a call paid to the publisher’s own wallet and found on-chain later counts its revenue then', async () => {
     const pub = await x402Publisher();
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    facilitator.garbleSettlement = true;
-    try {
-      const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
-      expect((await t.api.get(`/publishers/${pub.slug}/echo/direct`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
-    } finally {
-      facilitator.garbleSettlement = false;
-    }
+    const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n });
+    const response = await facilitator.withUnclearSettlement(() => t.api.get(`/publishers/${pub.slug}/echo/direct`, { headers: { 'X-PAYMENT': header } }));
+    expect(response.status).toBe(200);
     await usageCountersOf(t.platform.services).flush();
     expect((await t.api.get(`/publishers/${pub.slug}`)).body.data).toMatchObject({ total_queries: 1, total_revenue_atomic: 0 });
     const payment = await paymentOf(pub.slug, '/echo/direct');
@@ -277,20 +261,17 @@ describe('x402 per request', () => {
     expect(await payableOf(pub.id)).toBe('-1000');
   });
 
-  it('a settlement the facilitator gives no clear answer about may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async () => {
+  it.each([
+    ['an HTML error page', 'html-502'],
+    ['a gateway timeout in JSON', 'json-504'],
+    ['an answer without success', 'no-verdict'],
+  ] as const)('a settlement answered with %s may have gone on-chain: the caller gets its answer, the payment is kept as settle_unknown, never failed', async (_label, how) => {
     const pub = await x402Publisher({ wallet_address: '', wallet_network_id: '' });
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
-    facilitator.garbleSettlement = true;
-    let response;
-    try {
-      response = await t.api.get(`/publishers/${pub.slug}/echo/unclear`, { headers: { 'X-PAYMENT': header } });
-    } finally {
-      facilitator.garbleSettlement = false;
-    }
+    const response = await facilitator.withUnclearSettlement(() => t.api.get(`/publishers/${pub.slug}/echo/unclear`, { headers: { 'X-PAYMENT': header } }), how);
     expect([response.status, response.body.path]).toEqual([200, '/echo/unclear']);
     expect(response.headers.get('x-payment-response')).toBeNull();
-    const em = t.platform.services.orm.em.fork() as EntityManager;
-    const [payment] = await em.execute(`select status, unbooked_transfers from x402_payment where resource like ?`, [`%/${pub.slug}/echo/unclear`]);
+    const payment = await paymentOf(pub.slug, '/echo/unclear');
     expect(payment.status).toBe('settle_unknown');
     expect(payment.unbooked_transfers.map((planned: { amount: string }) => planned.amount)).toEqual(['10000', '1000']);
     // The same authorization is still refused: it may already have paid.

@@ -69,15 +69,12 @@ function capturedLog(): { log: Logger; lines: () => { msg: string; node?: { code
 
 /** Calls made while the facilitator answers /settle unclearly: each payment is left settle_unknown. */
 async function unansweredPayments(slug: string, paths: string[]) {
-  facilitator.garbleSettlement = true;
-  try {
+  await facilitator.withUnclearSettlement(async () => {
     for (const path of paths) {
       const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 11_000n });
       expect((await t.api.get(`/publishers/${slug}${path}`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
     }
-  } finally {
-    facilitator.garbleSettlement = false;
-  }
+  });
   const payments = await Promise.all(paths.map((path) => x402PaymentOf(t, slug, path)));
   for (const payment of payments) expect(payment.status).toBe('settle_unknown');
   return payments;

@@ -6,7 +6,7 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { publisherPayableOf, signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
 import { withInsertsRefused } from '../support/database-faults.js';
 import { bookUnbookedPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 import { FakeFacilitator } from '../fakes/facilitator.js';
@@ -39,12 +39,7 @@ function deposit(token: string, body: Record<string, unknown>, paymentHeader?: s
 /** A deposit the facilitator answers unclearly: 502 settlement_unknown, the payment kept as settle_unknown. */
 async function depositUnclear(token: string, amount: string, value: bigint) {
   const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value });
-  facilitator.garbleSettlement = true;
-  try {
-    return await deposit(token, { amount, publisher_id: publisherId }, header);
-  } finally {
-    facilitator.garbleSettlement = false;
-  }
+  return facilitator.withUnclearSettlement(() => deposit(token, { amount, publisher_id: publisherId }, header));
 }
 
 describe('on-chain deposit (x402)', () => {
@@ -160,13 +155,8 @@ describe('on-chain deposit (x402)', () => {
   it('a settlement without a clear answer is 502 settlement_unknown, kept for checking and never marked failed; the authorization is not taken again', async () => {
     const agent = await registerAgent(t);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 500_000n });
-    facilitator.garbleSettlement = true;
-    try {
-      const response = await deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header);
-      expect([response.status, response.body.error.code]).toEqual([502, 'settlement_unknown']);
-    } finally {
-      facilitator.garbleSettlement = false;
-    }
+    const response = await facilitator.withUnclearSettlement(() => deposit(agent.api_key, { amount: '0.50', publisher_id: publisherId }, header));
+    expect([response.status, response.body.error.code]).toEqual([502, 'settlement_unknown']);
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const [payment] = await em.execute(`select status, unbooked_transfers from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
     expect(payment.status).toBe('settle_unknown');
@@ -287,7 +277,7 @@ describe('on-chain deposit (x402)', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 300_000n });
     facilitator.settleDelayMs = 800;
-    facilitator.garbleSettlement = true;
+    facilitator.unclearSettlement = 'html-502';
     try {
       const live = deposit(agent.api_key, { amount: '0.30', publisher_id: publisherId }, header);
       let row: Record<string, any> | undefined;
@@ -304,7 +294,7 @@ describe('on-chain deposit (x402)', () => {
       expect(after).toEqual({ status: 'settled', transaction: `0x${'de'.repeat(32)}` });
     } finally {
       facilitator.settleDelayMs = 0;
-      facilitator.garbleSettlement = false;
+      facilitator.unclearSettlement = null;
     }
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '0.30' }]);
   });
@@ -363,12 +353,7 @@ describe('on-chain deposit (x402)', () => {
       const header = await signPaymentHeader(payer, { to: publisherWallet, value: 1_000_000n });
       expect((await deposit(agent.api_key, { amount: '1.00', publisher_id: publisherId }, header)).status).toBe(200);
       // The publisher holds the money: the credits are an advance on its payable, which the calls spending them pay back.
-      const em = t.platform.services.orm.em.fork() as EntityManager;
-      const [payable] = await em.execute(
-        `select sum(credits_posted - debits_posted)::text as balance from ledger_account where kind = 'publisher_payable' and publisher_id = ?`,
-        [publisherId],
-      );
-      expect(payable.balance).toBe('-1000000');
+      expect(await publisherPayableOf(t, publisherId)).toBe('-1000000');
       expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data.prepaid_credits).toEqual([{ publisher_id: publisherId, balance: '1.00' }]);
       const unknown = await deposit(agent.api_key, { amount: '1.00', publisher_id: randomUUID() });
       expect([unknown.status, unknown.body.error.code]).toEqual([404, 'publisher_not_found']);
