@@ -6,8 +6,8 @@ export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptio
 export { markPayment, paymentKey, recordPayment, type PaymentKey } from './payments.js';
 export { bookSettledPayment, keepUnbooked, paymentKeyStem, storedPlan, type PlannedAccount, type PlannedTransfer } from './booking.js';
 export { bookAllUnbookedPayments, bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from './reconcile.js';
-export { ChainChecker, type ChainFinding } from './chain-check.js';
-export { resolveUnknownPaymentsOnChain, type ChainSweepOutcome } from './chain-resolve.js';
+export { ChainChecker } from './chain-check.js';
+export { resolveUnknownPaymentsOnChain } from './chain-resolve.js';
 export { chainCheckers, startPaymentSweeper } from './sweeper.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';

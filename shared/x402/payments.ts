@@ -82,7 +82,8 @@ export async function markPayment(
   const moved = await em.execute(
     `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb
      where network = ? and payer = ? and nonce = ? and status in (${from.map(() => '?').join(', ')}) returning nonce`,
-    [status, transaction, JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce, ...from],
+    // SQL null when there is no plan, never the JSON value null.
+    [status, transaction, unbookedTransfers == null ? null : JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce, ...from],
   );
   return moved.length === 1;
 }

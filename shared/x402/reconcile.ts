@@ -2,16 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../services.js';
 import { bookPlan, planOf, storedPlan, type PlannedTransfer, type StoredTransfer } from './booking.js';
 import type { Config } from '../config.js';
+import { findNetwork } from './networks.js';
 import { markPayment, type PaymentKey, type PaymentStatus } from './payments.js';
 
 const SWEEP_BATCH = 100;
+/** The operator's list shows the oldest this many. */
+const LIST_LIMIT = 1000;
 /**
  * How long after it was recorded a payment still `verified` has lost its settlement to a crash: no
  * live call can still be settling it. A call can run as long as the orphaned-hold sweep allows a
  * hold to live (PROXY_HOLD_EXPIRY_SECONDS, at least the worst case of PROXY_TIMEOUT_MS), then verify
  * and settle; never less than 15 minutes.
  */
-export const staleVerifiedSeconds = (config: Config) =>
+const staleVerifiedSeconds = (config: Config) =>
   Math.max(15 * 60, config.proxy.holdExpirySeconds + Math.ceil((2 * config.proxy.timeoutMs) / 1000) + 60);
 
 /** SQL: a `verified` payment a crash left behind (the seconds come from the configuration, an integer). */
@@ -44,13 +47,12 @@ export interface UnsettledPayment extends PaymentKey {
 }
 
 /** Unbooked and unknown payments, and `verified` ones a crash left between settling and recording it. */
-export async function listUnsettledPayments(em: EntityManager, config: Config, limit = 1000): Promise<UnsettledPayment[]> {
+export async function listUnsettledPayments(em: EntityManager, config: Config): Promise<UnsettledPayment[]> {
   const rows = await em.execute(
     `select network, payer, nonce, status, amount::text, pay_to, resource, transaction, created_at, valid_before, unbooked_transfers
      from x402_payment
      where ${unsettledWhere(config)}
-     order by created_at limit ?`,
-    [limit],
+     order by created_at limit ${LIST_LIMIT}`,
   );
   return rows.map((row) => ({
     network: row.network,
@@ -94,7 +96,8 @@ async function bookUnbooked(em: EntityManager, key: PaymentKey, bookkeeper: Book
       [key.network, key.payer, key.nonce],
     );
     if (!row) return false;
-    const plan = planOf(row.unbooked_transfers ?? [], key);
+    // A row without a plan is refused as unreadable, never booked as an empty plan.
+    const plan = planOf(row.unbooked_transfers, key);
     await bookPlan(db, key, plan, row.transaction, ['settled_unbooked']);
     const earnings = publisherEarningsOf(row as { publisher_id: string | null; publisher_share: string | null }, plan);
     if (earnings.length > 0) await bookkeeper.events.publish('x402.booked_late', { publisherEarnings: earnings }, db);
@@ -152,7 +155,8 @@ export type Resolution = 'not_found' | 'no_plan' | 'not_expired' | 'failed' | 'b
  * execute it); its plan is kept. A plan that cannot be read changes nothing and throws.
  */
 export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey, outcome: UnknownOutcome, bookkeeper: Bookkeeper): Promise<Resolution> {
-  const key = { network: given.network, payer: given.payer.toLowerCase(), nonce: given.nonce.toLowerCase() };
+  // As an operator may type it: a network by its name (base-sepolia), a checksummed payer, an upper-case nonce.
+  const key = { network: findNetwork(given.network)?.caip2 ?? given.network, payer: given.payer.toLowerCase(), nonce: given.nonce.toLowerCase() };
   const resolution = await em.transactional(async (tx): Promise<Resolution> => {
     const db = tx as EntityManager;
     const [row] = await db.execute(
@@ -170,7 +174,7 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     // Recorded before plans were kept from the start: what it would book is not known.
     if (row.unbooked_transfers === null) return 'no_plan';
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
-    const plan = planOf(row.unbooked_transfers ?? [], key);
+    const plan = planOf(row.unbooked_transfers, key);
     const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));
     await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced), UNRESOLVED);
     return 'booking_pending';

@@ -129,7 +129,8 @@ describe('operator commands', () => {
     expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ ...key, status: 'settle_unknown', amount: '1000' })]);
 
     const transaction = `0x${'ef'.repeat(32)}`;
-    const settled = await command('x402-payments-cli.js', 'settled', key.network, key.payer.toUpperCase().replace('0X', '0x'), key.nonce, transaction);
+    // The network by its name, the payer in capitals: as an operator may type them.
+    const settled = await command('x402-payments-cli.js', 'settled', 'base-sepolia', key.payer.toUpperCase().replace('0X', '0x'), key.nonce, transaction);
     expect([settled.code, JSON.parse(settled.stdout)]).toEqual([0, { result: 'booked' }]);
     const { rows } = await client.query(`select reference, amount::text from ledger_transfer where idempotency_key = $1`, [plan[0]!.idempotencyKey]);
     expect(rows).toEqual([{ reference: transaction, amount: '1000' }]);
