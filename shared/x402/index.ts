@@ -3,6 +3,7 @@ export { findNetwork, X402_NETWORKS, type X402Network } from './networks.js';
 export { encodeHeaderJson, paymentRequiredBody, paymentRequiredHeader, requirementsV1, type PaymentRequirementsV1, type PaymentTerms } from './requirements.js';
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, VALIDITY_MARGIN_SECONDS, type Authorization, type VerifiedPayment } from './verify.js';
 export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptions } from './settle.js';
+export { settleAndBook } from './settle-and-book.js';
 export { markPayment, paymentKey, recordPayment, type PaymentKey } from './payments.js';
 export { bookSettledPayment, keepUnbooked, paymentKeyStem, storedPlan, type PlannedAccount, type PlannedTransfer } from './booking.js';
 export { bookAllUnbookedPayments, bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from './reconcile.js';

@@ -3,10 +3,8 @@ import type { RequestContext } from '../../../shared/context.js';
 import { AppError } from '../../../shared/errors.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
-  bookSettledPayment,
   decodePaymentHeader,
   findNetwork,
-  keepUnbooked,
   markPayment,
   paymentKey,
   paymentKeyStem,
@@ -14,7 +12,7 @@ import {
   PaymentRejected,
   PaymentRequired,
   recordPayment,
-  settlePayment,
+  settleAndBook,
   SettlementUnknown,
   verifyExactPayment,
   type PaymentTerms,
@@ -78,48 +76,31 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
 }
 
 /**
- * After the upstream succeeded: settle through the facilitator (or verify-only). When the platform
- * was paid, the publisher's payable earns the price and the platform's revenue the fee. Null when
- * the facilitator gave no clear answer: the payment may have gone on-chain, so the caller still
- * gets the answer it may have paid for, and the payment is kept as `settle_unknown` for checking.
+ * After the upstream succeeded: settle through the facilitator (or verify-only) and book it. When
+ * the platform was paid, the publisher's payable earns the price and the platform's revenue the
+ * fee. Null when the facilitator gave no clear answer: the payment may have gone on-chain, so the
+ * caller still gets the answer it may have paid for, and the payment is kept as `settle_unknown`.
+ * A booking that keeps failing leaves it `settled_unbooked` for the sweep, and the caller its answer.
  */
 export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement | null> {
   const { terms, payment } = paid;
-  let settlement: Settlement;
+  const { settlement: mode, facilitatorUrl } = context.services.config.x402;
+  const options = { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs };
+  const plan = (reference: string) => bookingPlan(target, paid, reference);
   try {
-    const { settlement: mode, facilitatorUrl } = context.services.config.x402;
-    settlement = await settlePayment(payment, terms, { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs });
+    const { settlement, booked } = await settleAndBook(context.em as EntityManager, paymentKey(terms.network, payment), payment, terms, options, plan, context.log);
+    paid.settled = true;
+    paid.unbooked = booked === null;
+    return settlement;
   } catch (error) {
     if (error instanceof SettlementUnknown) {
-      await keepUnknown(context, target, paid, error);
+      paid.settled = true;
+      paid.unbooked = true;
       return null;
     }
-    await markPayment(context.em as EntityManager, paymentKey(terms.network, payment), 'failed', null);
     if (error instanceof PaymentRejected) throw new PaymentRequired(terms, error.reason);
     throw error;
   }
-  paid.settled = true;
-  await bookCallPayment(context, target, paid, settlement);
-  return settlement;
-}
-
-/**
- * The payer's money has moved on-chain, so the caller gets its answer whatever happens here:
- * a booking that keeps failing leaves the payment `settled_unbooked` for the sweep to book.
- */
-async function bookCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment, settlement: Settlement): Promise<void> {
-  const key = paymentKey(paid.terms.network, paid.payment);
-  const transaction = settlement.transaction || null;
-  const booked = await bookSettledPayment(context.em as EntityManager, key, bookingPlan(target, paid, transaction || key.nonce), transaction, context.log);
-  if (!booked) paid.unbooked = true;
-}
-
-/** It may have gone on-chain: kept with what it would book, and never marked failed. */
-async function keepUnknown(context: RequestContext, target: CallTarget, paid: OnChainPayment, error: unknown): Promise<void> {
-  const key = paymentKey(paid.terms.network, paid.payment);
-  paid.settled = true;
-  paid.unbooked = true;
-  await keepUnbooked(context.em as EntityManager, key, 'settle_unknown', bookingPlan(target, paid, key.nonce), null, error, context.log);
 }
 
 /**

@@ -6,18 +6,14 @@ import { isUuid } from '../../../shared/ids.js';
 import { ensurePrepaidAccount, getAccountBalance } from '../../../shared/ledger/index.js';
 import { formatMoney, parsePositiveMoney } from '../../../shared/money.js';
 import {
-  bookSettledPayment,
   decodePaymentHeader,
   findNetwork,
-  keepUnbooked,
-  markPayment,
   paymentKey,
   paymentKeyStem,
   storedPlan,
   PaymentRejected,
   recordPayment,
-  settlePayment,
-  SettlementUnknown,
+  settleAndBook,
   verifyExactPayment,
   type PaymentKey,
   type PaymentTerms,
@@ -135,21 +131,8 @@ export async function acceptCryptoDeposit(
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, plan: storedPlan(plan(key.nonce)) }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
-  let settlement: Settlement;
-  try {
-    const { settlement: mode, facilitatorUrl } = context.services.config.x402;
-    settlement = await settlePayment(payment, terms, { mode, facilitatorUrl });
-  } catch (error) {
-    if (error instanceof SettlementUnknown) {
-      // It may have gone on-chain: kept with the deposit it still needs, never marked failed.
-      await keepUnbooked(em, key, 'settle_unknown', plan(key.nonce), null, error, context.log);
-    } else {
-      await markPayment(em, key, 'failed', null);
-    }
-    throw error;
-  }
-  const transaction = settlement.transaction || null;
-  const booked = await bookSettledPayment(em, key, plan(transaction || key.nonce), transaction, context.log);
+  const { settlement: mode, facilitatorUrl } = context.services.config.x402;
+  const { settlement, booked } = await settleAndBook(em, key, payment, terms, { mode, facilitatorUrl }, plan, context.log);
   return {
     settlement,
     booked: booked !== null,
