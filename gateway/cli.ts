@@ -19,7 +19,8 @@ export async function runCli(
   const log = createLogger(options.logLevel ?? config.logLevel);
   let code = 1;
   try {
-    const opened = await openServices(config, log, subgraphModules);
+    // A command does its one job: the platform's sweeps would run the same work beside it.
+    const opened = await openServices(config, log, subgraphModules, { sweeps: false });
     try {
       code = await command(opened.services, log);
     } finally {

@@ -24,9 +24,10 @@ export interface OpenedServices {
 /**
  * Database (embedded unless DATABASE_URL is set, migrated), mailer, rate limiter and event bus:
  * the same for the whole platform and for one subgraph served alone. Every given module is
- * connected (event subscriptions, ports).
+ * connected (event subscriptions, ports), and its sweeps started unless `sweeps: false` (operator
+ * commands).
  */
-export async function openServices(config: Config, log: Logger, modules: SubgraphModule[]): Promise<OpenedServices> {
+export async function openServices(config: Config, log: Logger, modules: SubgraphModule[], options: { sweeps?: boolean } = {}): Promise<OpenedServices> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -64,6 +65,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     onShutdown: (hook) => void shutdownHooks.push(hook),
   };
   for (const module of modules) await module.connect?.(services);
+  if (options.sweeps !== false) for (const module of modules) module.startSweeps?.(services);
   return {
     services,
     async close() {

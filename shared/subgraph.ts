@@ -24,4 +24,6 @@ export interface SubgraphModule {
    * may finish start-up work (e.g. seeding) before the platform listens.
    */
   connect?(services: PlatformServices): void | Promise<void>;
+  /** Starts periodic work (sweeps) that stops with the platform; one-shot operator commands leave it off. */
+  startSweeps?(services: PlatformServices): void;
 }

@@ -36,10 +36,12 @@ export const marketplaceSubgraph: SubgraphModule = {
     logoRoutes(router);
     mountPaidProxy(router, services);
   },
-  async connect(services) {
+  startSweeps(services) {
     startOrphanedHoldSweeper(services);
-    countLateEarnings(services);
     startPaymentSweeper(services);
+  },
+  async connect(services) {
+    countLateEarnings(services);
     followPublisherChanges(services);
     services.ports.publisherPayee = publisherPayee;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
