@@ -38,17 +38,17 @@ export class PlatformMetrics {
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
-  readonly chargedMicros = new Counter({
+  private readonly chargedMicros = new Counter({
     name: 'acp_charged_microdollars_total',
     help: 'Micro-dollars charged to wallets for proxied calls (price plus fee, before refunds)',
     registers: [this.registry],
   });
-  readonly refunds = new Counter({
+  private readonly refunds = new Counter({
     name: 'acp_paid_call_refunds_total',
     help: 'Charged calls refunded whole because the upstream broke off the answer (also counted as charged)',
     registers: [this.registry],
   });
-  readonly refundedMicros = new Counter({
+  private readonly refundedMicros = new Counter({
     name: 'acp_refunded_microdollars_total',
     help: 'Micro-dollars given back for broken-off answers',
     registers: [this.registry],
@@ -73,7 +73,8 @@ export class PlatformMetrics {
   });
 
   constructor(em: () => EntityManager, log: Logger, config: Config) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
+    // The process figures run monitors (event-loop delay, GC): only where someone can scrape them.
+    if (config.metricsToken) collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
     const read = (gauge: string, sql: string) =>
       this.readForScrape(
         gauge,
@@ -85,13 +86,21 @@ export class PlatformMetrics {
         log,
       );
     const readBatchStats = () => this.readForScrape('acp_ledger_batched_items_total', () => ledgerBatchStats(em()), log);
+    // One read for both hold gauges, shared by the two collects of a scrape (they start together).
+    let pendingHolds: Promise<Record<string, any>[] | null> | null = null;
+    const readPendingHolds = () =>
+      (pendingHolds ??= read(
+        'acp_ledger_pending_holds',
+        `select count(*)::int as count, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest
+         from ledger_transfer where type = 'reserve' and state = 'pending'`,
+      ).finally(() => (pendingHolds = null)));
     new Gauge({
       name: 'acp_ledger_pending_holds',
       help: 'Call holds not yet posted or voided',
       registers: [this.registry],
       async collect() {
-        const rows = await read('acp_ledger_pending_holds', `select count(*)::int as value from ledger_transfer where type = 'reserve' and state = 'pending'`);
-        this.set(rows ? rows[0]!.value : NaN);
+        const rows = await readPendingHolds();
+        this.set(rows ? rows[0]!.count : NaN);
       },
     });
     new Gauge({
@@ -99,11 +108,8 @@ export class PlatformMetrics {
       help: 'Age of the oldest pending hold (an orphan sweep releases holds older than PROXY_HOLD_EXPIRY_SECONDS)',
       registers: [this.registry],
       async collect() {
-        const rows = await read(
-          'acp_ledger_oldest_pending_hold_seconds',
-          `select coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as value from ledger_transfer where type = 'reserve' and state = 'pending'`,
-        );
-        this.set(rows ? rows[0]!.value : NaN);
+        const rows = await readPendingHolds();
+        this.set(rows ? rows[0]!.oldest : NaN);
       },
     });
     new Gauge({

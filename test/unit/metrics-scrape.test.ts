@@ -24,6 +24,7 @@ describe('a scrape whose reads fail', () => {
     const metrics = new PlatformMetrics(failingDatabase(read), createLogger('silent'), config);
     const text = await metrics.registry.metrics();
     expect(sample(text, 'acp_ledger_pending_holds')?.toLowerCase()).toBe('nan');
+    expect(sample(text, 'acp_ledger_oldest_pending_hold_seconds')?.toLowerCase()).toBe('nan');
     expect(sample(text, 'acp_x402_unsettled_payments{status="settle_unknown"}')?.toLowerCase()).toBe('nan');
     // A counter is never NaN: with no total read yet, it has no series at all.
     expect(text).toContain('# TYPE acp_ledger_batched_items_total counter');
