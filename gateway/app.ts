@@ -5,7 +5,6 @@ import type { ApolloServer } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { AppError } from '../shared/errors.js';
-import { PlatformMetrics } from '../shared/metrics.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
@@ -40,7 +39,9 @@ function logRequests(parts: AppParts) {
       const status = res.headersSent ? res.statusCode : null;
       const entry = { requestId, method: req.method, path, status, ms: Math.round(ms * 100) / 100, ...(finished ? {} : { cutShort: true }) };
       const statusClass = finished ? `${Math.floor(res.statusCode / 100)}xx` : 'cut_short';
-      parts.services.metrics.httpRequests.observe({ surface: PlatformMetrics.surfaceOf(path), status_class: statusClass }, ms / 1000);
+      // The data plane marks its own requests; everything else is GraphQL or REST by its path.
+      const surface = res.locals.surface ?? (path.startsWith('/graphql') ? 'graphql' : 'rest');
+      parts.services.metrics.httpRequests.observe({ surface, status_class: statusClass }, ms / 1000);
       if (status !== null && status >= 500) parts.services.log.error(entry, finished ? 'request failed' : 'request failed, cut short');
       else parts.services.log.info(entry, finished ? 'request' : 'request cut short');
     });

@@ -190,9 +190,4 @@ export class PlatformMetrics {
     this.refundedMicros.inc(Number(amount));
   }
 
-  /** Which part of the interface a request path belongs to: a small, fixed set of label values. */
-  static surfaceOf(path: string): 'graphql' | 'publishers' | 'rest' {
-    if (path.startsWith('/graphql')) return 'graphql';
-    return path.startsWith('/publishers/') ? 'publishers' : 'rest';
-  }
 }

@@ -81,6 +81,8 @@ describe('GET /metrics', () => {
     expect((await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key })).status).toBe(200);
     expect((await t.api.get(`/publishers/${pub.slug}/echo/b`, { token: agent.api_key })).status).toBe(200);
     expect((await t.api.get(`/publishers/${pub.slug}/fail`, { token: agent.api_key })).status).toBe(500);
+    // A catalogue read beside the data plane is REST, not a paid call.
+    expect((await t.api.get(`/publishers/${pub.slug}`)).status).toBe(200);
     const { after, grew } = await expectCalls(before, { charged: 2, released: 1, chargedMicros: 22_000, timed: 3 });
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="2xx"}')).toBe(2);
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="5xx"}')).toBe(1);

@@ -121,6 +121,7 @@ async function proxyCall(services: PlatformServices, context: RequestContext, re
 export function mountPaidProxy(router: Router, services: PlatformServices): void {
   const answer = (work: (context: RequestContext, req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
+    res.locals.surface = 'publishers';
     try {
       await work(context, req, res);
     } catch (error) {
@@ -139,6 +140,8 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
     const { path, query } = upstreamPathOf(req);
     if (isMarketplaceSubpath(req.method, path)) return next();
     const context = res.locals.context as RequestContext;
+    // For the request metrics: the data plane, not the catalogue routes beside it under /publishers/.
+    res.locals.surface = 'publishers';
     const toolName = toolCallName(req.method, path);
     if (toolName !== null && (await isToolPublisher(context, String(req.params.slug)))) {
       req.params.tool = toolName;
