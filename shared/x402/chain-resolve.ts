@@ -6,6 +6,8 @@ import { resolveUnknownPayment, staleVerifiedWhere, type Bookkeeper } from './re
 const CHAIN_SWEEP_BATCH = 100;
 /** A payment a person must look at is asked about again hourly, not every minute. */
 const UNCLEAR_RECHECK = `interval '1 hour'`;
+/** Longer than a sweep of a full batch should take: a claim a crashed process leaves runs out after this. */
+const CLAIM_FOR = `interval '15 minutes'`;
 
 export interface ChainSweepOutcome {
   /** Found paid on-chain, and booked (or left to the booking sweep). */
@@ -41,7 +43,8 @@ interface UnknownRow {
  * paid on-chain is booked with its transaction; one whose authorization expired unused, by the
  * chain's own clock, is failed. The least recently asked go first, so a few that stay unresolved
  * never starve the rest; a node that fails ends the network's sweep (it would fail the rest too).
- * `stopping` is asked between payments.
+ * The payments are claimed first, so replicas sweeping at once ask about each payment once; those a
+ * sweep does not reach are handed back. `stopping` is asked between payments.
  */
 export async function resolveUnknownPaymentsOnChain(
   em: EntityManager,
@@ -50,23 +53,37 @@ export async function resolveUnknownPaymentsOnChain(
   stopping: () => boolean = () => false,
 ): Promise<ChainSweepOutcome> {
   const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
-  const rows = (await em.execute(
-    `select network, payer, nonce, pay_to, amount::text as amount, extract(epoch from created_at)::float8 as created_at,
-       extract(epoch from valid_before)::float8 as valid_before, chain_finding
-     from x402_payment
-     where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
-     and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
-     order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}`,
-    [checker.network.caip2],
-  )) as UnknownRow[];
+  const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper);
   if (rows.length === 0) return outcome;
-  const log = bookkeeper.log.child({ network: checker.network.caip2 });
+  const sweep: Sweep = { em, checker, bookkeeper, outcome, stopping, log: bookkeeper.log.child({ network: checker.network.caip2 }) };
+  const noted = new Set<UnknownRow>();
+  try {
+    await checkEach(sweep, rows, noted);
+  } finally {
+    const unnoted = rows.filter((row) => !noted.has(row));
+    await releaseClaims(em, unnoted).catch((error) => sweep.log.error({ err: error }, 'x402 chain check: releasing claims failed; those payments wait for their claim to run out'));
+  }
+  return outcome;
+}
+
+interface Sweep {
+  em: EntityManager;
+  checker: ChainChecker;
+  bookkeeper: Bookkeeper;
+  outcome: ChainSweepOutcome;
+  stopping: () => boolean;
+  log: Bookkeeper['log'];
+}
+
+/** Checks the claimed payments in order, adding each one noted (asked about, or failing at the node) to `noted`. */
+async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sweep, rows: UnknownRow[], noted: Set<UnknownRow>): Promise<void> {
   let at: CheckedBlock;
   try {
     at = await checker.checkedBlock();
   } catch (error) {
     log.warn({ node: nodeErrorOf(error) }, 'x402 chain check: the node did not answer');
-    return { ...outcome, errors: 1 };
+    outcome.errors += 1;
+    return;
   }
   for (const row of rows) {
     if (stopping()) break;
@@ -75,7 +92,9 @@ export async function resolveUnknownPaymentsOnChain(
     try {
       finding = await checker.find({ payer: row.payer, nonce: row.nonce, payTo: row.pay_to, amount: BigInt(row.amount), acceptedAt: new Date(row.created_at * 1000) }, at);
     } catch (error) {
+      // Asked last next time, so that one payment the node chokes on cannot block the rest.
       await noteChecked(em, key, row.chain_finding);
+      noted.add(row);
       log.warn({ node: nodeErrorOf(error), ...key }, 'x402 chain check: the node did not answer; the rest waits for the next sweep');
       outcome.errors += 1;
       break;
@@ -83,6 +102,7 @@ export async function resolveUnknownPaymentsOnChain(
     try {
       const verdict = await resolveFinding(em, key, row, finding, bookkeeper);
       await noteChecked(em, key, verdict);
+      noted.add(row);
       if (verdict === 'unclear' && row.chain_finding !== 'unclear') log.warn({ ...key, finding: finding.state }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
       outcome[verdict] += 1;
     } catch (error) {
@@ -90,11 +110,46 @@ export async function resolveUnknownPaymentsOnChain(
       outcome.errors += 1;
     }
   }
-  return outcome;
+}
+
+/**
+ * Claims the network's payments due for a check, least recently asked first, so that replicas
+ * sweeping at the same minute ask the node about each payment once. A claim ends when the payment
+ * is noted or released; one a crashed process left behind runs out after CLAIM_FOR.
+ */
+async function claimDuePayments(em: EntityManager, network: string, bookkeeper: Bookkeeper): Promise<UnknownRow[]> {
+  const rows = (await em.execute(
+    `with due as (
+       select network, payer, nonce from x402_payment
+       where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
+       and (chain_claimed_until is null or chain_claimed_until < now())
+       and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
+       order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}
+       for update skip locked)
+     update x402_payment p set chain_claimed_until = now() + ${CLAIM_FOR}
+     from due where p.network = due.network and p.payer = due.payer and p.nonce = due.nonce
+     returning p.network, p.payer, p.nonce, p.pay_to, p.amount::text as amount, extract(epoch from p.created_at)::float8 as created_at,
+       extract(epoch from p.valid_before)::float8 as valid_before, p.chain_finding, extract(epoch from p.chain_checked_at)::float8 as chain_checked_at`,
+    [network],
+  )) as (UnknownRow & { chain_checked_at: number | null })[];
+  // UPDATE … RETURNING keeps no order.
+  const lastAsked = (row: { chain_checked_at: number | null }) => row.chain_checked_at ?? -Infinity;
+  return rows.sort((a, b) => lastAsked(a) - lastAsked(b) || a.created_at - b.created_at);
+}
+
+/** Hands back claimed payments this sweep did not reach, for the next sweep (of any replica). */
+async function releaseClaims(em: EntityManager, rows: UnknownRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await em.execute(
+    `update x402_payment p set chain_claimed_until = null
+     from jsonb_to_recordset(?::jsonb) as r(network text, payer text, nonce text)
+     where p.network = r.network and p.payer = r.payer and p.nonce = r.nonce`,
+    [JSON.stringify(rows.map(({ network, payer, nonce }) => ({ network, payer, nonce })))],
+  );
 }
 
 async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null): Promise<void> {
-  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ? where network = ? and payer = ? and nonce = ?`, [
+  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ?, chain_claimed_until = null where network = ? and payer = ? and nonce = ?`, [
     verdict,
     key.network,
     key.payer,

@@ -66,10 +66,18 @@ export class Migration20261122120000_x402_chain_checks extends Migration {
   }
 }
 
+/** Which replica is asking the chain about a payment, so that replicas ask about each once. */
+export class Migration20261123090000_x402_chain_claims extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`alter table "x402_payment" add column "chain_claimed_until" timestamptz null`);
+  }
+}
+
 export const x402Migrations: MigrationObject[] = [
   { name: 'Migration20261121155301_x402_payments', class: Migration20261121155301_x402_payments },
   { name: 'Migration20261122011500_x402_unbooked_payments', class: Migration20261122011500_x402_unbooked_payments },
   { name: 'Migration20261122090000_x402_unsettled_index', class: Migration20261122090000_x402_unsettled_index },
   { name: 'Migration20261122100000_x402_payment_details', class: Migration20261122100000_x402_payment_details },
   { name: 'Migration20261122120000_x402_chain_checks', class: Migration20261122120000_x402_chain_checks },
+  { name: 'Migration20261123090000_x402_chain_claims', class: Migration20261123090000_x402_chain_claims },
 ];

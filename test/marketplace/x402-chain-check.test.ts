@@ -81,6 +81,8 @@ async function unansweredPayments(slug: string, paths: string[]) {
 }
 
 const sweep = (bookkeeper = t.platform.services) => resolveUnknownPaymentsOnChain(t.platform.services.orm.em.fork() as EntityManager, checker, bookkeeper);
+/** How many payments a sweep asked the node about (or failed to). */
+const askedIn = (outcome: Record<string, number>) => Object.values(outcome).reduce((sum, n) => sum + n, 0);
 const statusOf = async (slug: string, path: string) => (await x402PaymentOf(t, slug, path)).status;
 
 describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_URLS)', () => {
@@ -198,6 +200,35 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     const [firstAsked, secondAsked] = await Promise.all([x402PaymentOf(t, pub.slug, '/echo/first'), x402PaymentOf(t, pub.slug, '/echo/second')]);
     expect(new Date(secondAsked.chain_checked_at).getTime()).toBeLessThan(new Date(firstAsked.chain_checked_at).getTime());
     expect(first.nonce).not.toBe(second.nonce);
+  });
+
+  it('replicas sweeping at once ask the node about each payment once', async () => {
+    const pub = await x402Publisher();
+    await unansweredPayments(pub.slug, ['/echo/r1', '/echo/r2', '/echo/r3', '/echo/r4']);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    // Everything due, including what earlier tests left waiting.
+    await em.execute(`update x402_payment set chain_checked_at = null, chain_finding = null where status = 'settle_unknown'`);
+    const [{ due }] = await em.execute(`select count(*)::int as due from x402_payment where status = 'settle_unknown' and network = ?`, [NETWORK.caip2]);
+    const outcomes = await Promise.all([sweep(), sweep(), sweep()]);
+    expect(outcomes.map((outcome) => askedIn({ ...outcome })).reduce((sum, n) => sum + n, 0)).toBe(due);
+    const [{ claimed }] = await em.execute(`select count(*)::int as claimed from x402_payment where chain_claimed_until is not null`);
+    expect(claimed).toBe(0);
+  });
+
+  it('hands back the payments a stopping sweep did not reach', async () => {
+    const pub = await x402Publisher();
+    await unansweredPayments(pub.slug, ['/echo/s1', '/echo/s2']);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    let between = 0;
+    const outcome = await resolveUnknownPaymentsOnChain(em, checker, t.platform.services, () => between++ >= 1);
+    expect(askedIn({ ...outcome })).toBe(1);
+    const [{ claimed }] = await em.execute(`select count(*)::int as claimed from x402_payment where chain_claimed_until is not null`);
+    expect(claimed).toBe(0);
+    // A claim a crashed process left behind runs out.
+    await em.execute(`update x402_payment set chain_claimed_until = now() + interval '15 minutes', chain_checked_at = null where status = 'settle_unknown'`);
+    expect(await sweep()).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 });
+    await em.execute(`update x402_payment set chain_claimed_until = now() - interval '1 second' where status = 'settle_unknown'`);
+    expect(askedIn({ ...(await sweep()) })).toBeGreaterThan(1);
   });
 });
 
