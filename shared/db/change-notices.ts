@@ -16,6 +16,13 @@ interface ChangeNotice {
   keys: string[];
 }
 
+export interface ChangeNoticesOptions {
+  /** How often the listening connection is asked a trivial query, to find out it still answers. */
+  heartbeatMs?: number;
+  /** How long that query may go unanswered before the connection counts as dead. */
+  heartbeatTimeoutMs?: number;
+}
+
 /**
  * Tells every process on the same database that something it may have cached has changed. The
  * notice goes through PostgreSQL NOTIFY on the EntityManager's own connection: inside a
@@ -61,12 +68,20 @@ export class ChangeNotices {
   private client: pg.Client | null = null;
   private retryTimer: NodeJS.Timeout | null = null;
   private retryDelayMs = 250;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private pinging = false;
   private closed = false;
+  private readonly heartbeatMs: number;
+  private readonly heartbeatTimeoutMs: number;
 
   constructor(
     private readonly url: string,
     private readonly log: Logger,
-  ) {}
+    options: ChangeNoticesOptions = {},
+  ) {
+    this.heartbeatMs = options.heartbeatMs ?? 30_000;
+    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 10_000;
+  }
 
   on(topic: ChangeTopic, handler: ChangeHandler): void {
     this.handlers.set(topic, [...(this.handlers.get(topic) ?? []), handler]);
@@ -79,19 +94,50 @@ export class ChangeNotices {
   /** Listens before the process serves anything; a database that cannot be reached fails the start. */
   async start(): Promise<void> {
     await this.listen();
+    this.heartbeat = setInterval(() => void this.ping(), this.heartbeatMs);
+    this.heartbeat.unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.heartbeat) clearInterval(this.heartbeat);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => undefined);
   }
 
+  /**
+   * A connection cut off without a word (a partition, a NAT or firewall dropping the flow, a host
+   * gone without a FIN) goes on looking open, and keepalive takes minutes to tell: a query that
+   * does not come back ends the connection, and its 'end' reconnects and resyncs as any loss does.
+   */
+  private async ping(): Promise<void> {
+    const client = this.client;
+    if (!client || this.pinging) return;
+    this.pinging = true;
+    try {
+      await client.query('select 1');
+    } catch (error) {
+      if (this.closed || this.client !== client) return;
+      this.log.warn({ err: error }, 'change listener did not answer its heartbeat; dropping the connection');
+      client.connection.stream.destroy();
+    } finally {
+      this.pinging = false;
+    }
+  }
+
   private async listen(): Promise<void> {
     // Keepalive probes after 30 s of silence: a listener cut off without a word would otherwise miss notices for hours.
-    const client = new pg.Client({ connectionString: this.url, application_name: CHANGE_LISTENER_APPLICATION, keepAlive: true, keepAliveInitialDelayMillis: 30_000 });
+    // A connection attempt or a query (LISTEN, a heartbeat) not answered within the heartbeat timeout fails.
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: CHANGE_LISTENER_APPLICATION,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 30_000,
+      query_timeout: this.heartbeatTimeoutMs,
+      connectionTimeoutMillis: this.heartbeatTimeoutMs,
+    });
     client.on('notification', (message) => this.deliver(message.payload));
     client.on('error', (error) => this.log.warn({ err: error }, 'change listener connection failed'));
     client.on('end', () => this.lost(client));
