@@ -2,9 +2,13 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/** Structured logs; credentials are redacted wherever they could appear. */
+/**
+ * Structured logs; credentials are redacted wherever they could appear. Written synchronously, as
+ * console.log is: the platform logs events, not requests, and pino's asynchronous default could
+ * lose, or reorder, the last lines before an exit (why a stop failed, what crashed).
+ */
 export function createLogger(level: string): Logger {
-  return pino({
+  const options = {
     level,
     redact: {
       paths: [
@@ -25,5 +29,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return pino(options, pino.destination({ dest: 1, sync: true }));
 }
