@@ -1,51 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Wallet } from 'ethers';
-import { FakeFacilitator } from '../fakes/facilitator.js';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
-import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { registerAgent, signUpVerified } from '../support/accounts.js';
-import { createPublisher } from '../support/publishers.js';
+import { registerAgent } from '../support/accounts.js';
 import { fundPrepaid, fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
+import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js';
+import type { FakeFacilitator } from '../fakes/facilitator.js';
+import type { FakeUpstream } from '../fakes/upstream-server.js';
+import type { TestPlatform } from '../support/platform.js';
+import { createX402Publisher, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
 const payer = Wallet.createRandom();
+let bed: X402TestBed;
 let upstream: FakeUpstream;
 let facilitator: FakeFacilitator;
 let t: TestPlatform;
 let ownerToken: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  facilitator = await new FakeFacilitator().start();
-  t = await startTestPlatform({
-    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    X402_PAY_TO: Wallet.createRandom().address,
-    X402_NETWORK: 'eip155:84532',
-    X402_FACILITATOR_URL: facilitator.url,
-  });
-  ownerToken = (await signUpVerified(t)).accessToken;
+  bed = await startX402TestBed();
+  ({ t, upstream, facilitator, ownerToken } = bed);
 });
-afterAll(async () => {
-  await t.close();
-  await facilitator.close();
-  await upstream.close();
-});
+afterAll(() => bed.close());
 checkLedgerAfterEach(() => t);
 
-/** 0.01 per call plus a 10% fee: 0.011 USD (11000 atomic USDC units), payable on-chain to the publisher's own wallet. */
-const x402Publisher = () =>
-  createPublisher(t, ownerToken, {
-    api_url: upstream.url,
-    billing_model: 'x402_per_request',
-    wallet_address: PUBLISHER_WALLET,
-    wallet_network_id: 'eip155:84532',
-    gateway_fee_percent: '10',
-    endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
-    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
-  });
+/** 0.011 USD a call (11000 atomic units), payable on-chain to the publisher's own wallet. */
+const x402Publisher = () => createX402Publisher(t, ownerToken, upstream.url, { wallet_address: PUBLISHER_WALLET, wallet_network_id: 'eip155:84532' });
 
 /** An agent with `wallet` in its wallet (none when null) and `prepaid` of credits with the publisher. */
 async function callerWith(publisherId: string, wallet: string | null, prepaid: string) {

@@ -1,59 +1,44 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Wallet } from 'ethers';
-import { FakeFacilitator } from '../fakes/facilitator.js';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
-import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { registerAgent, signUpVerified } from '../support/accounts.js';
-import { createPublisher } from '../support/publishers.js';
+import type { FakeFacilitator } from '../fakes/facilitator.js';
+import type { FakeUpstream } from '../fakes/upstream-server.js';
+import type { TestPlatform } from '../support/platform.js';
+import { registerAgent } from '../support/accounts.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { publisherPayableOf, signPaymentHeader, withX402BookingsRefused, x402PaymentOf } from '../support/x402.js';
+import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js';
+import { createX402Publisher, publisherPayableOf, signPaymentHeader, withX402BookingsRefused, x402PaymentOf } from '../support/x402.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
-const PLATFORM_PAY_TO = Wallet.createRandom().address;
 const payer = Wallet.createRandom();
+let bed: X402TestBed;
 let upstream: FakeUpstream;
 let facilitator: FakeFacilitator;
 let t: TestPlatform;
 let ownerToken: string;
+let PLATFORM_PAY_TO: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  facilitator = await new FakeFacilitator().start();
-  t = await startTestPlatform({
-    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    X402_PAY_TO: PLATFORM_PAY_TO,
-    X402_NETWORK: 'eip155:84532',
-    X402_FACILITATOR_URL: facilitator.url,
-  });
-  ownerToken = (await signUpVerified(t)).accessToken;
+  bed = await startX402TestBed();
+  ({ t, upstream, facilitator, ownerToken, platformPayTo: PLATFORM_PAY_TO } = bed);
 });
-afterAll(async () => {
-  await t.close();
-  await facilitator.close();
-  await upstream.close();
-});
+afterAll(() => bed.close());
 checkLedgerAfterEach(() => t);
 
-/** 0.01 per call plus a 10% fee: 0.011 USD, i.e. 11000 atomic USDC units. */
-function x402Publisher(overrides: Record<string, unknown> = {}) {
-  return createPublisher(t, ownerToken, {
-    api_url: upstream.url,
-    billing_model: 'x402_per_request',
+/** 0.011 USD a call (11000 atomic units), payable on-chain to the publisher's own wallet unless `overrides` say otherwise. */
+const x402Publisher = (overrides: Record<string, unknown> = {}) =>
+  createX402Publisher(t, ownerToken, upstream.url, {
     wallet_address: PUBLISHER_WALLET,
     wallet_network_id: 'eip155:84532',
-    gateway_fee_percent: '10',
     endpoints: [
       { method: 'GET', path: '/echo/{thing}', description: 'Echo' },
       { method: 'GET', path: '/fail', description: 'Fails' },
     ],
-    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
     ...overrides,
   });
-}
 
 const paymentOf = (slug: string, path: string) => x402PaymentOf(t, slug, path);
 const payableOf = (publisherId: string) => publisherPayableOf(t, publisherId);

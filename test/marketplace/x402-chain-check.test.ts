@@ -2,13 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Wallet } from 'ethers';
 import { FakeChainNode } from '../fakes/chain-node.js';
-import { FakeFacilitator } from '../fakes/facilitator.js';
-import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
-import { startTestPlatform, type TestPlatform } from '../support/platform.js';
-import { signUpVerified } from '../support/accounts.js';
-import { createPublisher } from '../support/publishers.js';
+import type { FakeFacilitator } from '../fakes/facilitator.js';
+import type { FakeUpstream } from '../fakes/upstream-server.js';
+import type { TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
+import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js';
+import { createX402Publisher, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
 import { ChainChecker, chainCheckers, findNetwork, resolveUnknownPaymentsOnChain } from '../../shared/x402/index.js';
@@ -16,49 +15,31 @@ import type { Logger } from '../../shared/logger.js';
 import { loadConfig } from '../../shared/config.js';
 
 const NETWORK = findNetwork('eip155:84532')!;
-const PLATFORM_PAY_TO = Wallet.createRandom().address;
 const payer = Wallet.createRandom();
+let bed: X402TestBed;
 let upstream: FakeUpstream;
 let facilitator: FakeFacilitator;
 let node: FakeChainNode;
 let t: TestPlatform;
 let checker: ChainChecker;
 let ownerToken: string;
+let PLATFORM_PAY_TO: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  facilitator = await new FakeFacilitator().start();
   node = await new FakeChainNode(NETWORK.asset).start();
-  t = await startTestPlatform({
-    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    X402_PAY_TO: PLATFORM_PAY_TO,
-    X402_NETWORK: 'eip155:84532',
-    X402_FACILITATOR_URL: facilitator.url,
-    X402_RPC_URLS: `base-sepolia=${node.url}`,
-  });
+  bed = await startX402TestBed({ X402_RPC_URLS: `base-sepolia=${node.url}` });
+  ({ t, upstream, facilitator, ownerToken, platformPayTo: PLATFORM_PAY_TO } = bed);
   [checker] = chainCheckers(t.platform.services.config) as [ChainChecker];
-  ownerToken = (await signUpVerified(t)).accessToken;
 });
 afterAll(async () => {
   checker.close();
-  await t.close();
+  await bed.close();
   await node.close();
-  await facilitator.close();
-  await upstream.close();
 });
 checkLedgerAfterEach(() => t);
 
-/** 0.01 per call plus a 10% fee, paid to the platform: 11000 atomic USDC units. */
-const x402Publisher = () =>
-  createPublisher(t, ownerToken, {
-    api_url: upstream.url,
-    billing_model: 'x402_per_request',
-    wallet_address: '',
-    wallet_network_id: '',
-    gateway_fee_percent: '10',
-    endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
-    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
-  });
+/** 0.011 USD a call (11000 atomic units), paid to the platform. */
+const x402Publisher = () => createX402Publisher(t, ownerToken, upstream.url);
 
 /** A logger whose warnings and errors the test reads back. */
 function capturedLog(): { log: Logger; lines: () => { msg: string; node?: { code: string } }[] } {

@@ -4,6 +4,7 @@ import type { BaseWallet } from 'ethers';
 import { findNetwork, transferWithAuthorizationTypes } from '../../shared/x402/index.js';
 import { withInsertsRefused } from './database-faults.js';
 import type { TestPlatform } from './platform.js';
+import { createPublisher } from './publishers.js';
 
 export interface SignOptions {
   to: string;
@@ -59,4 +60,21 @@ export async function publisherPayableOf(t: TestPlatform, publisherId: string): 
     [publisherId],
   );
   return payable.balance;
+}
+
+/**
+ * An `x402_per_request` publisher of `GET /echo/{thing}` at 0.01 per call plus a 10% fee: 0.011 USD,
+ * 11000 atomic USDC units. Paid to the platform's address unless `overrides` name a wallet.
+ */
+export function createX402Publisher(t: TestPlatform, ownerToken: string, apiUrl: string, overrides: Record<string, unknown> = {}) {
+  return createPublisher(t, ownerToken, {
+    api_url: apiUrl,
+    billing_model: 'x402_per_request',
+    wallet_address: '',
+    wallet_network_id: '',
+    gateway_fee_percent: '10',
+    endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
+    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', onchain_enabled: true }],
+    ...overrides,
+  });
 }
