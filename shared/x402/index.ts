@@ -1,5 +1,5 @@
 /** x402 "exact" payments (EIP-3009 on EVM): requirements, verification, replay record, settlement. Used by the wallet and the paid proxy. */
-export { findNetwork, X402_NETWORKS, type X402Network } from './networks.js';
+export { findNetwork, sameAddress, X402_NETWORKS, type X402Network } from './networks.js';
 export { encodeHeaderJson, paymentRequiredBody, paymentRequiredHeader, requirementsV1, type PaymentRequirementsV1, type PaymentTerms } from './requirements.js';
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, VALIDITY_MARGIN_SECONDS, type Authorization, type VerifiedPayment } from './verify.js';
 export { settlePayment, SettlementUnknown, type Settlement, type SettlementOptions } from './settle.js';

@@ -31,3 +31,8 @@ export const X402_NETWORKS: X402Network[] = [
 export function findNetwork(id: string | null | undefined): X402Network | undefined {
   return X402_NETWORKS.find((network) => network.caip2 === id || network.name === id);
 }
+
+/** Two EVM addresses are the same account whatever their letter case (the mixed case is only a checksum). */
+export function sameAddress(a: string, b: string | null | undefined): boolean {
+  return b !== null && b !== undefined && a.toLowerCase() === b.toLowerCase();
+}

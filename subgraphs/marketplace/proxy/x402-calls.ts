@@ -12,6 +12,7 @@ import {
   PaymentRejected,
   PaymentRequired,
   recordPayment,
+  sameAddress,
   settleAndBook,
   SettlementUnknown,
   verifyExactPayment,
@@ -48,7 +49,7 @@ export function callPaymentTerms(context: RequestContext, target: CallTarget, pa
   };
   const { payTo, network } = context.services.config.x402;
   if (publisher.walletAddress && own) {
-    return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: publisher.walletAddress.toLowerCase() === payTo?.toLowerCase() };
+    return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: sameAddress(publisher.walletAddress, payTo) };
   }
   const fallback = findNetwork(network);
   if (!payTo || !fallback) throw new AppError(503, 'onchain_payments_unavailable', 'On-chain payments are not configured');

@@ -13,6 +13,7 @@ import {
   storedPlan,
   PaymentRejected,
   recordPayment,
+  sameAddress,
   settleAndBook,
   verifyExactPayment,
   type PaymentKey,
@@ -126,7 +127,7 @@ export async function acceptCryptoDeposit(
   const payment = verifyExactPayment(decodePaymentHeader(header), terms);
   const em = context.em as EntityManager;
   const key = paymentKey(terms.network, payment);
-  const paidToPublisher = terms.payTo.toLowerCase() !== context.services.config.x402.payTo?.toLowerCase();
+  const paidToPublisher = !sameAddress(terms.payTo, context.services.config.x402.payTo);
   const plan = (reference: string) => depositPlan({ key, amount: terms.amount, userId, publisherId, paidToPublisher }, reference);
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, plan: storedPlan(plan(key.nonce)) }))) {
     throw new PaymentRejected('duplicate_settlement');
