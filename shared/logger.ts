@@ -1,14 +1,11 @@
+import { once, type EventEmitter } from 'node:events';
 import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-/**
- * Structured logs; credentials are redacted wherever they could appear. Written synchronously, as
- * console.log is: the platform logs events, not requests, and pino's asynchronous default could
- * lose, or reorder, the last lines before an exit (why a stop failed, what crashed).
- */
+/** Structured logs; credentials are redacted wherever they could appear. */
 export function createLogger(level: string): Logger {
-  const options = {
+  return pino({
     level,
     redact: {
       paths: [
@@ -29,6 +26,19 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  };
-  return pino(options, pino.destination({ dest: 1, sync: true }));
+  });
+}
+
+/**
+ * Resolves once the lines logged so far have reached stdout, or after `timeoutMs`. pino writes
+ * asynchronously (a log line per request must never block on a slow reader); exiting with a write
+ * still in flight could lose the last lines (why a stop failed) or let a later one overtake it.
+ */
+export async function logsWritten(log: Logger, timeoutMs = 1_000): Promise<void> {
+  // SonicBoom, pino's destination, says whether a write is in flight only through this field; it emits 'drain' when all is written.
+  const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as (EventEmitter & { _writing?: boolean }) | undefined;
+  if (!stream?._writing) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([once(stream, 'drain'), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
 }

@@ -1,6 +1,9 @@
-import type { Logger } from './logger.js';
+import { logsWritten, type Logger } from './logger.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+/** Exits once the last lines are written (at most a second later). */
+const exitAfterLogs = (log: Logger, code: number) => void logsWritten(log).finally(() => process.exit(code));
 
 /**
  * Stops the process cleanly on SIGTERM, SIGINT or SIGHUP: once `starting` has started, its close()
@@ -15,23 +18,23 @@ export function stopOnSignals(starting: Promise<{ close(): Promise<void> }>, log
   const stop = async (signal: string) => {
     if (stopping) {
       log.warn({ signal }, 'signalled again while stopping: exiting now');
-      process.exit(1);
+      return exitAfterLogs(log, 1);
     }
     stopping = true;
     log.info({ signal }, 'stopping');
     // Not unref'd: a close() that hangs with nothing else left running must still end in 1, not 0.
     setTimeout(() => {
       log.error({ deadlineMs }, 'stopping took too long: exiting now');
-      process.exit(1);
+      exitAfterLogs(log, 1);
     }, deadlineMs);
     try {
       await (await starting).close();
     } catch (error) {
       log.error({ err: error }, 'stopping failed');
-      process.exit(1);
+      return exitAfterLogs(log, 1);
     }
     log.info('stopped');
-    process.exit(0);
+    exitAfterLogs(log, 0);
   };
   for (const signal of SIGNALS) process.on(signal, () => void stop(signal));
 }
