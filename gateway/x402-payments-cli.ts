@@ -70,7 +70,7 @@ async function checkOnChain(em: EntityManager, bookkeeper: Bookkeeper): Promise<
   let settledAll = true;
   try {
     for (const checker of checkers) {
-      const found = await resolveUnknownPaymentsOnChain(em, checker, bookkeeper);
+      const found = await resolveUnknownPaymentsOnChain(em, checker, bookkeeper, { takeClaimed: true });
       console.log(JSON.stringify({ network: checker.network.caip2, ...found }));
       settledAll &&= found.errors === 0 && found.unclear === 0;
     }

@@ -6,8 +6,22 @@ import { resolveUnknownPayment, staleVerifiedWhere, type Bookkeeper } from './re
 const CHAIN_SWEEP_BATCH = 100;
 /** A payment a person must look at is asked about again hourly, not every minute. */
 const UNCLEAR_RECHECK = `interval '1 hour'`;
-/** Longer than a sweep of a full batch should take: a claim a crashed process leaves runs out after this. */
-const CLAIM_FOR = `interval '15 minutes'`;
+/** A claim a crashed process leaves runs out after this; a sweep takes no new payment after half of it. */
+const CLAIM_MINUTES = 20;
+/**
+ * A payment just asked about is left alone this long, by every replica: just under the sweeps'
+ * minute, so each payment is asked about about once a minute however many replicas sweep.
+ */
+const RECHECK_AFTER_SECONDS = 50;
+
+export interface ChainSweepOptions {
+  /** Asked between payments: true ends the sweep, and hands back what it did not reach. */
+  stopping?: () => boolean;
+  /** How long no sweep asks again about a payment this one asked about (0: the next may at once). */
+  recheckAfterSeconds?: number;
+  /** Also takes the payments another process has claimed (an operator's `check`, which must not come back empty-handed). */
+  takeClaimed?: boolean;
+}
 
 export interface ChainSweepOutcome {
   /** Found paid on-chain, and booked (or left to the booking sweep). */
@@ -43,19 +57,30 @@ interface UnknownRow {
  * paid on-chain is booked with its transaction; one whose authorization expired unused, by the
  * chain's own clock, is failed. The least recently asked go first, so a few that stay unresolved
  * never starve the rest; a node that fails ends the network's sweep (it would fail the rest too).
- * The payments are claimed first, so replicas sweeping at once ask about each payment once; those a
- * sweep does not reach are handed back. `stopping` is asked between payments.
+ * The payments are claimed first, and each one asked about stays claimed a little longer, so that
+ * replicas ask about each payment about once a minute in all; those a sweep does not reach are
+ * handed back.
  */
 export async function resolveUnknownPaymentsOnChain(
   em: EntityManager,
   checker: ChainChecker,
   bookkeeper: Bookkeeper,
-  stopping: () => boolean = () => false,
+  options: ChainSweepOptions = {},
 ): Promise<ChainSweepOutcome> {
   const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
-  const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper);
+  const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper, options.takeClaimed ?? false);
   if (rows.length === 0) return outcome;
-  const sweep: Sweep = { em, checker, bookkeeper, outcome, stopping, log: bookkeeper.log.child({ network: checker.network.caip2 }) };
+  // A sweep never outlives its claims by much: one slow payment (48 log ranges) can take minutes.
+  const takesNoMoreAfter = Date.now() + (CLAIM_MINUTES / 2) * 60_000;
+  const sweep: Sweep = {
+    em,
+    checker,
+    bookkeeper,
+    outcome,
+    stopping: () => (options.stopping?.() ?? false) || Date.now() > takesNoMoreAfter,
+    recheckAfterSeconds: options.recheckAfterSeconds ?? RECHECK_AFTER_SECONDS,
+    log: bookkeeper.log.child({ network: checker.network.caip2 }),
+  };
   const noted = new Set<UnknownRow>();
   try {
     await checkEach(sweep, rows, noted);
@@ -72,11 +97,12 @@ interface Sweep {
   bookkeeper: Bookkeeper;
   outcome: ChainSweepOutcome;
   stopping: () => boolean;
+  recheckAfterSeconds: number;
   log: Bookkeeper['log'];
 }
 
 /** Checks the claimed payments in order, adding each one noted (asked about, or failing at the node) to `noted`. */
-async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sweep, rows: UnknownRow[], noted: Set<UnknownRow>): Promise<void> {
+async function checkEach({ em, checker, bookkeeper, outcome, stopping, recheckAfterSeconds, log }: Sweep, rows: UnknownRow[], noted: Set<UnknownRow>): Promise<void> {
   let at: CheckedBlock;
   try {
     at = await checker.checkedBlock();
@@ -93,7 +119,7 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sw
       finding = await checker.find({ payer: row.payer, nonce: row.nonce, payTo: row.pay_to, amount: BigInt(row.amount), acceptedAt: new Date(row.created_at * 1000) }, at);
     } catch (error) {
       // Asked last next time, so that one payment the node chokes on cannot block the rest.
-      await noteChecked(em, key, row.chain_finding);
+      await noteChecked(em, key, row.chain_finding, recheckAfterSeconds);
       noted.add(row);
       log.warn({ node: nodeErrorOf(error), ...key }, 'x402 chain check: the node did not answer; the rest waits for the next sweep');
       outcome.errors += 1;
@@ -101,7 +127,7 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sw
     }
     try {
       const verdict = await resolveFinding(em, key, row, finding, bookkeeper);
-      await noteChecked(em, key, verdict);
+      await noteChecked(em, key, verdict, recheckAfterSeconds);
       noted.add(row);
       if (verdict === 'unclear' && row.chain_finding !== 'unclear') log.warn({ ...key, finding: finding.state }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
       outcome[verdict] += 1;
@@ -114,19 +140,20 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sw
 
 /**
  * Claims the network's payments due for a check, least recently asked first, so that replicas
- * sweeping at the same minute ask the node about each payment once. A claim ends when the payment
- * is noted or released; one a crashed process left behind runs out after CLAIM_FOR.
+ * sweeping at once never ask about the same payment. A claim ends a little after the payment is
+ * asked about, or at once when it is handed back; one a crashed process left runs out after CLAIM_MINUTES.
  */
-async function claimDuePayments(em: EntityManager, network: string, bookkeeper: Bookkeeper): Promise<UnknownRow[]> {
+async function claimDuePayments(em: EntityManager, network: string, bookkeeper: Bookkeeper, takeClaimed: boolean): Promise<UnknownRow[]> {
+  const unclaimed = takeClaimed ? '' : 'and (chain_claimed_until is null or chain_claimed_until < now())';
   const rows = (await em.execute(
     `with due as (
        select network, payer, nonce from x402_payment
        where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
-       and (chain_claimed_until is null or chain_claimed_until < now())
+       ${unclaimed}
        and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
        order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}
        for update skip locked)
-     update x402_payment p set chain_claimed_until = now() + ${CLAIM_FOR}
+     update x402_payment p set chain_claimed_until = now() + make_interval(mins => ${CLAIM_MINUTES})
      from due where p.network = due.network and p.payer = due.payer and p.nonce = due.nonce
      returning p.network, p.payer, p.nonce, p.pay_to, p.amount::text as amount, extract(epoch from p.created_at)::float8 as created_at,
        extract(epoch from p.valid_before)::float8 as valid_before, p.chain_finding, extract(epoch from p.chain_checked_at)::float8 as chain_checked_at`,
@@ -148,8 +175,9 @@ async function releaseClaims(em: EntityManager, rows: UnknownRow[]): Promise<voi
   );
 }
 
-async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null): Promise<void> {
-  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ?, chain_claimed_until = null where network = ? and payer = ? and nonce = ?`, [
+async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null, recheckAfterSeconds: number): Promise<void> {
+  const leftAlone = recheckAfterSeconds > 0 ? `now() + make_interval(secs => ${Math.ceil(recheckAfterSeconds)})` : 'null';
+  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ?, chain_claimed_until = ${leftAlone} where network = ? and payer = ? and nonce = ?`, [
     verdict,
     key.network,
     key.payer,

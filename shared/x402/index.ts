@@ -8,7 +8,7 @@ export { markPayment, paymentKey, recordPayment, type PaymentKey } from './payme
 export { bookSettledPayment, keepUnbooked, paymentKeyStem, storedPlan, type PlannedAccount, type PlannedTransfer } from './booking.js';
 export { bookAllUnbookedPayments, bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type Bookkeeper, type UnknownOutcome } from './reconcile.js';
 export { ChainChecker } from './chain-check.js';
-export { resolveUnknownPaymentsOnChain } from './chain-resolve.js';
+export { resolveUnknownPaymentsOnChain, type ChainSweepOptions } from './chain-resolve.js';
 export { chainCheckers, startPaymentSweeper } from './sweeper.js';
 export { knownReason, X402_REASONS, type X402Reason } from './reasons.js';
 export { x402Migrations } from './migrations.js';

@@ -57,7 +57,7 @@ export function startPaymentSweeper(services: PlatformServices): void {
       : everyMinute(
           async () => {
             for (const checker of checkers) {
-              const found = await resolveUnknownPaymentsOnChain(fork(), checker, services, () => stopping);
+              const found = await resolveUnknownPaymentsOnChain(fork(), checker, services, { stopping: () => stopping });
               if (found.paid + found.failed > 0) services.log.warn({ network: checker.network.caip2, ...found }, 'x402 payments resolved on-chain');
             }
           },

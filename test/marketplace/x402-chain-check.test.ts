@@ -10,7 +10,7 @@ import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js'
 import { createX402Publisher, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { ChainChecker, chainCheckers, findNetwork, resolveUnknownPaymentsOnChain } from '../../shared/x402/index.js';
+import { ChainChecker, findNetwork, resolveUnknownPaymentsOnChain, type ChainSweepOptions } from '../../shared/x402/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { loadConfig } from '../../shared/config.js';
 
@@ -27,9 +27,10 @@ let PLATFORM_PAY_TO: string;
 
 beforeAll(async () => {
   node = await new FakeChainNode(NETWORK.asset).start();
-  bed = await startX402TestBed({ X402_RPC_URLS: `base-sepolia=${node.url}` });
+  // The node is the tests' alone: with X402_RPC_URLS the platform's own minutely sweep would ask it too.
+  bed = await startX402TestBed();
   ({ t, upstream, facilitator, ownerToken, platformPayTo: PLATFORM_PAY_TO } = bed);
-  [checker] = chainCheckers(t.platform.services.config) as [ChainChecker];
+  checker = new ChainChecker(node.url, NETWORK);
 });
 afterAll(async () => {
   checker.close();
@@ -61,7 +62,9 @@ async function unansweredPayments(slug: string, paths: string[]) {
   return payments;
 }
 
-const sweep = (bookkeeper = t.platform.services) => resolveUnknownPaymentsOnChain(t.platform.services.orm.em.fork() as EntityManager, checker, bookkeeper);
+/** A sweep as the platform runs it, except that what it asked about may be asked about again at once (the tests sweep back to back). */
+const sweep = (bookkeeper = t.platform.services, options: ChainSweepOptions = { recheckAfterSeconds: 0 }) =>
+  resolveUnknownPaymentsOnChain(t.platform.services.orm.em.fork() as EntityManager, checker, bookkeeper, options);
 /** How many payments a sweep asked the node about (or failed to). */
 const askedIn = (outcome: Record<string, number>) => Object.values(outcome).reduce((sum, n) => sum + n, 0);
 const statusOf = async (slug: string, path: string) => (await x402PaymentOf(t, slug, path)).status;
@@ -163,10 +166,10 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     node.failing.add('eth_call');
     try {
       const em = t.platform.services.orm.em.fork() as EntityManager;
-      const outcome = await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log });
+      const outcome = await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log }, { recheckAfterSeconds: 0 });
       expect(outcome).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 1 });
       node.down = true;
-      expect(await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log })).toMatchObject({ errors: 1 });
+      expect(await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log }, { recheckAfterSeconds: 0 })).toMatchObject({ errors: 1 });
     } finally {
       node.failing.clear();
       node.down = false;
@@ -183,30 +186,39 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(first.nonce).not.toBe(second.nonce);
   });
 
-  it('replicas sweeping at once ask the node about each payment once', async () => {
+  it('replicas ask the node about each payment once, sweeping at once or a moment apart; a minute later, again', async () => {
     const pub = await x402Publisher();
     await unansweredPayments(pub.slug, ['/echo/r1', '/echo/r2', '/echo/r3', '/echo/r4']);
     const em = t.platform.services.orm.em.fork() as EntityManager;
     // Everything due, including what earlier tests left waiting.
-    await em.execute(`update x402_payment set chain_checked_at = null, chain_finding = null where status = 'settle_unknown'`);
+    await em.execute(`update x402_payment set chain_checked_at = null, chain_finding = null, chain_claimed_until = null where status = 'settle_unknown'`);
     const [{ due }] = await em.execute(`select count(*)::int as due from x402_payment where status = 'settle_unknown' and network = ?`, [NETWORK.caip2]);
-    const outcomes = await Promise.all([sweep(), sweep(), sweep()]);
+    const asPlatform = () => sweep(t.platform.services, {});
+    const outcomes = await Promise.all([asPlatform(), asPlatform(), asPlatform()]);
     expect(outcomes.map((outcome) => askedIn({ ...outcome })).reduce((sum, n) => sum + n, 0)).toBe(due);
-    const [{ claimed }] = await em.execute(`select count(*)::int as claimed from x402_payment where chain_claimed_until is not null`);
-    expect(claimed).toBe(0);
+    // Those a person must look at are asked about hourly, not every minute.
+    const everyMinute = due - outcomes.reduce((sum, outcome) => sum + outcome.unclear, 0);
+    expect(everyMinute).toBeGreaterThan(4);
+    // Another replica's sweep a moment later leaves them alone.
+    expect(askedIn({ ...(await asPlatform()) })).toBe(0);
+    // An operator's check does not.
+    expect(askedIn({ ...(await sweep(t.platform.services, { takeClaimed: true })) })).toBe(everyMinute);
+    // A minute later (here: the time they are left alone has run out), they are due again.
+    await em.execute(`update x402_payment set chain_claimed_until = now() - interval '1 second' where status = 'settle_unknown'`);
+    expect(askedIn({ ...(await asPlatform()) })).toBe(everyMinute);
   });
 
-  it('hands back the payments a stopping sweep did not reach', async () => {
+  it('hands back the payments a stopping sweep did not reach; a claim a crashed process left runs out', async () => {
     const pub = await x402Publisher();
     await unansweredPayments(pub.slug, ['/echo/s1', '/echo/s2']);
     const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set chain_claimed_until = null`);
     let between = 0;
-    const outcome = await resolveUnknownPaymentsOnChain(em, checker, t.platform.services, () => between++ >= 1);
+    const outcome = await sweep(t.platform.services, { recheckAfterSeconds: 0, stopping: () => between++ >= 1 });
     expect(askedIn({ ...outcome })).toBe(1);
     const [{ claimed }] = await em.execute(`select count(*)::int as claimed from x402_payment where chain_claimed_until is not null`);
     expect(claimed).toBe(0);
-    // A claim a crashed process left behind runs out.
-    await em.execute(`update x402_payment set chain_claimed_until = now() + interval '15 minutes', chain_checked_at = null where status = 'settle_unknown'`);
+    await em.execute(`update x402_payment set chain_claimed_until = now() + interval '20 minutes', chain_checked_at = null where status = 'settle_unknown'`);
     expect(await sweep()).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 });
     await em.execute(`update x402_payment set chain_claimed_until = now() - interval '1 second' where status = 'settle_unknown'`);
     expect(askedIn({ ...(await sweep()) })).toBeGreaterThan(1);
