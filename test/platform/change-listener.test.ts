@@ -39,7 +39,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function startListener(options: ChangeNoticesOptions = { heartbeatMs: 200, heartbeatTimeoutMs: 1000 }): Promise<Listener> {
+// Heartbeats every 200 ms; 3 s to answer, so that a loaded machine (2 cores, jest workers and PostgreSQL) does not drop a healthy connection.
+async function startListener(options: ChangeNoticesOptions = { heartbeatMs: 200, heartbeatTimeoutMs: 3000 }): Promise<Listener> {
   const url = new URL(database.url);
   const relay = await startTcpRelay({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = relay.address;
@@ -87,7 +88,7 @@ describe('the change listener', () => {
 
     listener.relay.silence();
     await announce('missed');
-    expect(await until(() => listener.resyncs > 0)).toBe(true);
+    expect(await until(() => listener.resyncs > 0, 10_000)).toBe(true);
     expect(await hears(listener, 'after')).toBe(true);
     expect(listener.heard).toEqual(['before', 'after']);
 
@@ -105,7 +106,7 @@ describe('the change listener', () => {
 
     listener.relay.refuseNext(3);
     listener.relay.silence();
-    expect(await until(() => listener.resyncs > 0, 10_000)).toBe(true);
+    expect(await until(() => listener.resyncs > 0, 15_000)).toBe(true);
     expect(logged(listener, 'change listener could not reconnect').map((line) => line.retryInMs)).toEqual([500, 1000, 2000]);
     expect(listener.relay.accepted).toBe(5);
     expect(logged(listener, 'change listener reconnected; caches start afresh')).toHaveLength(1);
@@ -118,7 +119,7 @@ describe('the change listener', () => {
     const listener = await startListener();
     listener.relay.refuseNext(Infinity);
     listener.relay.silence();
-    expect(await until(() => logged(listener, 'change listener could not reconnect').length > 0)).toBe(true);
+    expect(await until(() => logged(listener, 'change listener could not reconnect').length > 0, 10_000)).toBe(true);
 
     await listener.notices.close();
     expect(pendingTimers()).toBe(0);

@@ -19,24 +19,35 @@ export async function startX402TestBed(env: Record<string, string> = {}): Promis
   const upstream = await startFakeUpstream();
   const facilitator = await new FakeFacilitator().start();
   const platformPayTo = Wallet.createRandom().address;
-  const t = await startTestPlatform({
-    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
-    X402_PAY_TO: platformPayTo,
-    X402_NETWORK: 'eip155:84532',
-    X402_FACILITATOR_URL: facilitator.url,
-    ...env,
-  });
-  const ownerToken = (await signUpVerified(t)).accessToken;
+  let t: TestPlatform | undefined;
+  let ownerToken: string;
+  try {
+    t = await startTestPlatform({
+      PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+      X402_PAY_TO: platformPayTo,
+      X402_NETWORK: 'eip155:84532',
+      X402_FACILITATOR_URL: facilitator.url,
+      ...env,
+    });
+    ownerToken = (await signUpVerified(t)).accessToken;
+  } catch (error) {
+    // A failed start leaves nothing listening behind it.
+    await Promise.allSettled([t?.close(), facilitator.close(), upstream.close()]);
+    throw error;
+  }
+  const platform = t;
   return {
-    t,
+    t: platform,
     upstream,
     facilitator,
     platformPayTo,
     ownerToken,
     async close() {
-      await t.close();
-      await facilitator.close();
-      await upstream.close();
+      try {
+        await platform.close();
+      } finally {
+        await Promise.all([facilitator.close(), upstream.close()]);
+      }
     },
   };
 }
