@@ -19,7 +19,7 @@ export interface ChainSweepOptions {
   stopping?: () => boolean;
   /** How long no sweep asks again about a payment this one asked about (0: the next may at once). */
   recheckAfterSeconds?: number;
-  /** Also takes the payments another process has claimed (an operator's `check`, which must not come back empty-handed). */
+  /** Also takes the payments another process has claimed or just asked about (an operator's `check`, which must not come back empty-handed). */
   takeClaimed?: boolean;
 }
 
@@ -68,7 +68,7 @@ export async function resolveUnknownPaymentsOnChain(
   options: ChainSweepOptions = {},
 ): Promise<ChainSweepOutcome> {
   const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
-  const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper, options.takeClaimed ?? false);
+  const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper, options);
   if (rows.length === 0) return outcome;
   // A sweep never outlives its claims by much: one slow payment (48 log ranges) can take minutes.
   const takesNoMoreAfter = Date.now() + (CLAIM_MINUTES / 2) * 60_000;
@@ -78,7 +78,6 @@ export async function resolveUnknownPaymentsOnChain(
     bookkeeper,
     outcome,
     stopping: () => (options.stopping?.() ?? false) || Date.now() > takesNoMoreAfter,
-    recheckAfterSeconds: options.recheckAfterSeconds ?? RECHECK_AFTER_SECONDS,
     log: bookkeeper.log.child({ network: checker.network.caip2 }),
   };
   const noted = new Set<UnknownRow>();
@@ -97,12 +96,11 @@ interface Sweep {
   bookkeeper: Bookkeeper;
   outcome: ChainSweepOutcome;
   stopping: () => boolean;
-  recheckAfterSeconds: number;
   log: Bookkeeper['log'];
 }
 
 /** Checks the claimed payments in order, adding each one noted (asked about, or failing at the node) to `noted`. */
-async function checkEach({ em, checker, bookkeeper, outcome, stopping, recheckAfterSeconds, log }: Sweep, rows: UnknownRow[], noted: Set<UnknownRow>): Promise<void> {
+async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sweep, rows: UnknownRow[], noted: Set<UnknownRow>): Promise<void> {
   let at: CheckedBlock;
   try {
     at = await checker.checkedBlock();
@@ -119,7 +117,7 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, recheckAf
       finding = await checker.find({ payer: row.payer, nonce: row.nonce, payTo: row.pay_to, amount: BigInt(row.amount), acceptedAt: new Date(row.created_at * 1000) }, at);
     } catch (error) {
       // Asked last next time, so that one payment the node chokes on cannot block the rest.
-      await noteChecked(em, key, row.chain_finding, recheckAfterSeconds);
+      await noteChecked(em, key, row.chain_finding);
       noted.add(row);
       log.warn({ node: nodeErrorOf(error), ...key }, 'x402 chain check: the node did not answer; the rest waits for the next sweep');
       outcome.errors += 1;
@@ -127,11 +125,14 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, recheckAf
     }
     try {
       const verdict = await resolveFinding(em, key, row, finding, bookkeeper);
-      await noteChecked(em, key, verdict, recheckAfterSeconds);
+      await noteChecked(em, key, verdict);
       noted.add(row);
       if (verdict === 'unclear' && row.chain_finding !== 'unclear') log.warn({ ...key, finding: finding.state }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
       outcome[verdict] += 1;
     } catch (error) {
+      // Asked last next time too: a payment that cannot be resolved (an unreadable plan) must not head every sweep.
+      await noteChecked(em, key, row.chain_finding);
+      noted.add(row);
       log.error({ err: error, ...key }, 'x402 chain check: resolving a payment failed');
       outcome.errors += 1;
     }
@@ -140,16 +141,21 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, recheckAf
 
 /**
  * Claims the network's payments due for a check, least recently asked first, so that replicas
- * sweeping at once never ask about the same payment. A claim ends a little after the payment is
- * asked about, or at once when it is handed back; one a crashed process left runs out after CLAIM_MINUTES.
+ * sweeping at once never ask about the same payment, and none asks again about one just asked
+ * about. A claim ends when the payment is noted or handed back; one a crashed process left runs
+ * out after CLAIM_MINUTES.
  */
-async function claimDuePayments(em: EntityManager, network: string, bookkeeper: Bookkeeper, takeClaimed: boolean): Promise<UnknownRow[]> {
-  const unclaimed = takeClaimed ? '' : 'and (chain_claimed_until is null or chain_claimed_until < now())';
+async function claimDuePayments(em: EntityManager, network: string, bookkeeper: Bookkeeper, options: ChainSweepOptions): Promise<UnknownRow[]> {
+  const recheckAfter = Math.ceil(options.recheckAfterSeconds ?? RECHECK_AFTER_SECONDS);
+  const due = options.takeClaimed
+    ? ''
+    : `and (chain_claimed_until is null or chain_claimed_until < now())
+       and (chain_checked_at is null or chain_checked_at <= now() - make_interval(secs => ${recheckAfter}))`;
   const rows = (await em.execute(
     `with due as (
        select network, payer, nonce from x402_payment
        where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
-       ${unclaimed}
+       ${due}
        and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
        order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}
        for update skip locked)
@@ -175,9 +181,8 @@ async function releaseClaims(em: EntityManager, rows: UnknownRow[]): Promise<voi
   );
 }
 
-async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null, recheckAfterSeconds: number): Promise<void> {
-  const leftAlone = recheckAfterSeconds > 0 ? `now() + make_interval(secs => ${Math.ceil(recheckAfterSeconds)})` : 'null';
-  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ?, chain_claimed_until = ${leftAlone} where network = ? and payer = ? and nonce = ?`, [
+async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict | null): Promise<void> {
+  await em.execute(`update x402_payment set chain_checked_at = now(), chain_finding = ?, chain_claimed_until = null where network = ? and payer = ? and nonce = ?`, [
     verdict,
     key.network,
     key.payer,

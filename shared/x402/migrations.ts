@@ -66,7 +66,7 @@ export class Migration20261122120000_x402_chain_checks extends Migration {
   }
 }
 
-/** Until when no sweep asks the chain about a payment: while one is asking, and a little after, so that replicas do not all ask. */
+/** Until when a sweep has claimed a payment it is asking the chain about, so that replicas sweeping at once do not both ask. */
 export class Migration20261123090000_x402_chain_claims extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "x402_payment" add column "chain_claimed_until" timestamptz null`);

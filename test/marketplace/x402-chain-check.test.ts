@@ -186,6 +186,21 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(first.nonce).not.toBe(second.nonce);
   });
 
+  it('a payment found paid that cannot be booked (an unreadable plan) is counted as an error and goes to the back of the line, not the front', async () => {
+    const pub = await x402Publisher();
+    const [broken] = await unansweredPayments(pub.slug, ['/echo/unreadable']);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set chain_checked_at = null, chain_claimed_until = null where status = 'settle_unknown'`);
+    await em.execute(`update x402_payment set unbooked_transfers = '[{"amount":"1"}]'::jsonb where nonce = ?`, [broken.nonce]);
+    node.execute({ payer: payer.address, nonce: broken.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    const { log, lines } = capturedLog();
+    expect(await sweep({ ...t.platform.services, log })).toMatchObject({ paid: 0, errors: 1 });
+    expect(lines().filter((line) => line.msg === 'x402 chain check: resolving a payment failed')).toHaveLength(1);
+    const asked = await x402PaymentOf(t, pub.slug, '/echo/unreadable');
+    // Noted as asked (unnoted, it kept a null chain_checked_at and headed every sweep), its claim given back.
+    expect([asked.status, asked.chain_checked_at === null, asked.chain_claimed_until]).toEqual(['settle_unknown', false, null]);
+  });
+
   it('replicas ask the node about each payment once, sweeping at once or a moment apart; a minute later, again', async () => {
     const pub = await x402Publisher();
     await unansweredPayments(pub.slug, ['/echo/r1', '/echo/r2', '/echo/r3', '/echo/r4']);
@@ -203,8 +218,8 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(askedIn({ ...(await asPlatform()) })).toBe(0);
     // An operator's check does not.
     expect(askedIn({ ...(await sweep(t.platform.services, { takeClaimed: true })) })).toBe(everyMinute);
-    // A minute later (here: the time they are left alone has run out), they are due again.
-    await em.execute(`update x402_payment set chain_claimed_until = now() - interval '1 second' where status = 'settle_unknown'`);
+    // A minute later (here: asked about a minute ago), they are due again.
+    await em.execute(`update x402_payment set chain_checked_at = now() - interval '1 minute' where status = 'settle_unknown' and chain_checked_at is not null`);
     expect(askedIn({ ...(await asPlatform()) })).toBe(everyMinute);
   });
 
