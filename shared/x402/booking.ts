@@ -131,7 +131,7 @@ export async function bookPlan(
       const db = tx as EntityManager;
       // First ledger work in the transaction: transferAll takes its account locks in the ledger's order.
       const booked = await transferAll(db, inputs);
-      await markPayment(db, key, 'settled', transaction, null, from);
+      await markPayment(db, key, 'settled', { transaction, plan: null, from });
       return booked;
     },
     { propagation: 'required' },
@@ -183,7 +183,7 @@ export async function keepUnbooked(
   const unbooked = storedPlan(plan);
   const where = { ...key, transaction };
   log.error({ err: error, ...where, status, unbooked }, `x402 payment kept as ${status}: it needs ${status === 'settle_unknown' ? 'checking on-chain' : 'booking'}`);
-  await markPayment(em, key, status, transaction, unbooked).catch((markError) =>
+  await markPayment(em, key, status, { transaction, plan: unbooked }).catch((markError) =>
     log.error({ err: markError, ...where }, `x402 payment could not be marked ${status} either`),
   );
 }

@@ -66,6 +66,15 @@ export const paymentKey = (network: X402Network, payment: VerifiedPayment): Paym
   nonce: payment.nonce,
 });
 
+export interface MarkOptions {
+  /** The settling transaction, when there is one. */
+  transaction?: string | null;
+  /** What is left to book: a new plan, null once booked; the stored one is kept when not given. */
+  plan?: unknown;
+  /** The statuses it may move from (by default `verified`). */
+  from?: readonly PaymentStatus[];
+}
+
 /**
  * Moves a payment on from one of the statuses `from` (by default `verified`, the live call's own
  * state). A payment that has moved on meanwhile (an operator resolved it while its call was
@@ -75,15 +84,15 @@ export async function markPayment(
   em: EntityManager,
   key: PaymentKey,
   status: PaymentStatus,
-  transaction: string | null,
-  unbookedTransfers: unknown = null,
-  from: readonly PaymentStatus[] = ['verified'],
+  { transaction = null, plan, from = ['verified'] }: MarkOptions = {},
 ): Promise<boolean> {
+  // SQL null to clear a plan, never the JSON value null.
+  const planSql = plan === undefined ? 'unbooked_transfers' : '?::jsonb';
+  const planValue = plan === undefined ? [] : [plan === null ? null : JSON.stringify(plan)];
   const moved = await em.execute(
-    `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ?::jsonb
+    `update x402_payment set status = ?, transaction = ?, settled_at = now(), unbooked_transfers = ${planSql}
      where network = ? and payer = ? and nonce = ? and status in (${from.map(() => '?').join(', ')}) returning nonce`,
-    // SQL null when there is no plan, never the JSON value null.
-    [status, transaction, unbookedTransfers == null ? null : JSON.stringify(unbookedTransfers), key.network, key.payer.toLowerCase(), key.nonce, ...from],
+    [status, transaction, ...planValue, key.network, key.payer.toLowerCase(), key.nonce, ...from],
   );
   return moved.length === 1;
 }

@@ -168,7 +168,7 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     if (!row) return 'not_found';
     if (!outcome.settled) {
       if (!row.expired) return 'not_expired';
-      await markPayment(db, key, 'failed', null, row.unbooked_transfers, UNRESOLVED);
+      await markPayment(db, key, 'failed', { from: UNRESOLVED });
       return 'failed';
     }
     // Recorded before plans were kept from the start: what it would book is not known.
@@ -176,7 +176,7 @@ export async function resolveUnknownPayment(em: EntityManager, given: PaymentKey
     // Nothing of it was booked yet, so the plan may take the transaction as its reference.
     const plan = planOf(row.unbooked_transfers, key);
     const referenced = plan.map((planned) => ({ ...planned, reference: outcome.transaction }));
-    await markPayment(db, key, 'settled_unbooked', outcome.transaction, storedPlan(referenced), UNRESOLVED);
+    await markPayment(db, key, 'settled_unbooked', { transaction: outcome.transaction, plan: storedPlan(referenced), from: UNRESOLVED });
     return 'booking_pending';
   });
   if (resolution !== 'booking_pending') return resolution;

@@ -34,7 +34,7 @@ export async function settleAndBook(
     settlement = await settlePayment(payment, terms, options);
   } catch (error) {
     if (error instanceof SettlementUnknown) await keepUnbooked(em, key, 'settle_unknown', plan(key.nonce), null, error, log);
-    else await markPayment(em, key, 'failed', null);
+    else await markPayment(em, key, 'failed');
     throw error;
   }
   const transaction = settlement.transaction || null;
