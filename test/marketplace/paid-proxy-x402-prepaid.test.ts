@@ -8,7 +8,7 @@ import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js'
 import type { FakeFacilitator } from '../fakes/facilitator.js';
 import type { FakeUpstream } from '../fakes/upstream-server.js';
 import type { TestPlatform } from '../support/platform.js';
-import { createX402Publisher, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
+import { createX402Publisher, decodeHeaderJson, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
 
 const PUBLISHER_WALLET = Wallet.createRandom().address;
 const payer = Wallet.createRandom();
@@ -40,7 +40,6 @@ const walletOf = async (key: string) => (await t.api.get('/wallet/balance', { to
 const chargesOf = async (key: string) =>
   (await t.api.get('/wallet/transactions', { token: key })).body.data.filter((tx: { type: string }) => tx.type === 'charge');
 const reached = (path: string) => upstream.requests.filter((request) => request.path === path).length;
-const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
 const emOf = () => t.platform.services.orm.em.fork() as EntityManager;
 
 /** Every ledger account of the caller and of the publisher that holds anything, posted and pending. */
@@ -82,7 +81,7 @@ describe('x402 per request, with prepaid credits that cover only part of the cal
       error: 'insufficient_funds',
       accepts: [{ scheme: 'exact', network: 'base-sepolia', maxAmountRequired: '11000', payTo: PUBLISHER_WALLET, resource: `http://app.test/publishers/${pub.slug}/echo/short` }],
     });
-    expect(decode(response.headers.get('payment-required'))).toMatchObject({ x402Version: 2, accepts: [{ network: 'eip155:84532', amount: '11000', payTo: PUBLISHER_WALLET }] });
+    expect(decodeHeaderJson(response.headers.get('payment-required'))).toMatchObject({ x402Version: 2, accepts: [{ network: 'eip155:84532', amount: '11000', payTo: PUBLISHER_WALLET }] });
     expect(reached('/echo/short')).toBe(0);
     expect(facilitator.calls.length).toBe(facilitatorCalls);
     expect(await walletOf(agent.api_key)).toMatchObject({
@@ -109,7 +108,7 @@ describe('x402 per request, with prepaid credits that cover only part of the cal
     const paid = await t.api.get(`/publishers/${pub.slug}/echo/onchain`, { token: agent.api_key, headers: { 'X-PAYMENT': header } });
 
     expect([paid.status, paid.body.path]).toEqual([200, '/echo/onchain']);
-    expect(decode(paid.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    expect(decodeHeaderJson(paid.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
     expect([paid.headers.get('x-charge-id'), paid.headers.get('x-charge-amount')]).toEqual([null, null]);
     expect(facilitator.calls.filter((call) => call.path === '/settle').length).toBe(settles + 1);
     expect(reached('/echo/onchain')).toBe(1);

@@ -8,7 +8,7 @@ import { registerAgent } from '../support/accounts.js';
 import { fundWallet } from '../support/funding.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js';
-import { createX402Publisher, publisherPayableOf, signPaymentHeader, withX402BookingsRefused, x402PaymentOf } from '../support/x402.js';
+import { createX402Publisher, decodeHeaderJson, publisherPayableOf, signPaymentHeader, withX402BookingsRefused, x402PaymentOf } from '../support/x402.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
 import { bookUnbookedPayments, listUnsettledPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 
@@ -44,7 +44,6 @@ const paymentOf = (slug: string, path: string) => x402PaymentOf(t, slug, path);
 const payableOf = (publisherId: string) => publisherPayableOf(t, publisherId);
 
 const reached = (path: string) => upstream.requests.filter((request) => request.path === path).length;
-const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
 
 describe('x402 per request', () => {
   it('answers a caller without a wallet with this call’s payment requirements, before any upstream byte', async () => {
@@ -56,7 +55,7 @@ describe('x402 per request', () => {
       error: 'invalid_payment',
       accepts: [{ scheme: 'exact', network: 'base-sepolia', maxAmountRequired: '11000', payTo: PUBLISHER_WALLET, resource: `http://app.test/publishers/${pub.slug}/echo/anon` }],
     });
-    expect(decode(response.headers.get('payment-required'))).toMatchObject({ x402Version: 2, accepts: [{ network: 'eip155:84532', amount: '11000' }] });
+    expect(decodeHeaderJson(response.headers.get('payment-required'))).toMatchObject({ x402Version: 2, accepts: [{ network: 'eip155:84532', amount: '11000' }] });
     expect(reached('/echo/anon')).toBe(0);
   });
 
@@ -75,7 +74,7 @@ describe('x402 per request', () => {
     expect(response.status).toBe(200);
     expect(response.body.path).toBe('/echo/paid');
     expect(response.body.headers['x-payment']).toBeUndefined();
-    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    expect(decodeHeaderJson(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
     expect(facilitator.calls.filter((call) => call.path === '/settle').length).toBe(settles + 1);
 
     const replay = await t.api.get(`/publishers/${pub.slug}/echo/paid`, { headers: { 'X-PAYMENT': header } });
@@ -135,7 +134,7 @@ describe('x402 per request', () => {
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const response = await withX402BookingsRefused(em, failures, () => t.api.get(`/publishers/${pub.slug}/echo/unbooked`, { headers: { 'X-PAYMENT': header } }));
     expect([response.status, response.body.path]).toEqual([200, '/echo/unbooked']);
-    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    expect(decodeHeaderJson(response.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
     const payment = await paymentOf(pub.slug, '/echo/unbooked');
     expect(payment.status).toBe(status);
     expect(payment.transaction).toMatch(/^0x/);

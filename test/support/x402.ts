@@ -78,3 +78,6 @@ export function createX402Publisher(t: TestPlatform, ownerToken: string, apiUrl:
     ...overrides,
   });
 }
+
+/** An x402 header's JSON (PAYMENT-REQUIRED, X-PAYMENT-RESPONSE): base64 of UTF-8 JSON. */
+export const decodeHeaderJson = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));

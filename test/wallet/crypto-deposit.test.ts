@@ -6,7 +6,7 @@ import { registerAgent, signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
-import { publisherPayableOf, signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
+import { decodeHeaderJson, publisherPayableOf, signPaymentHeader, withX402BookingsRefused } from '../support/x402.js';
 import { withInsertsRefused } from '../support/database-faults.js';
 import { bookUnbookedPayments, resolveUnknownPayment, type PaymentKey } from '../../shared/x402/index.js';
 import { FakeFacilitator } from '../fakes/facilitator.js';
@@ -30,7 +30,6 @@ afterAll(async () => {
 });
 checkLedgerAfterEach(() => t);
 
-const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? '', 'base64').toString('utf8'));
 
 function deposit(token: string, body: Record<string, unknown>, paymentHeader?: string, headerName = 'X-PAYMENT') {
   return t.api.post('/wallet/deposit/crypto', body, { token, headers: paymentHeader ? { [headerName]: paymentHeader } : {} });
@@ -65,7 +64,7 @@ describe('on-chain deposit (x402)', () => {
         },
       ],
     });
-    const v2 = decode(response.headers.get('payment-required'));
+    const v2 = decodeHeaderJson(response.headers.get('payment-required'));
     expect(v2).toMatchObject({ x402Version: 2, accepts: [{ scheme: 'exact', network: 'eip155:84532', amount: '1500000', payTo: PLATFORM_PAY_TO }] });
   });
 
@@ -84,9 +83,9 @@ describe('on-chain deposit (x402)', () => {
       status: 'credited',
       transaction_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    const receipt = decode(response.headers.get('x-payment-response'));
+    const receipt = decodeHeaderJson(response.headers.get('x-payment-response'));
     expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: payer.address });
-    expect(decode(response.headers.get('payment-response'))).toEqual(receipt);
+    expect(decodeHeaderJson(response.headers.get('payment-response'))).toEqual(receipt);
     expect(facilitator.calls.slice(calls).map((call) => call.path)).toEqual(['/verify', '/settle']);
     const balance = await t.api.get('/wallet/balance', { token: agent.api_key });
     expect(balance.body.data).toMatchObject({ balance: '0.00', prepaid_credits: [{ publisher_id: publisherId, balance: '1.50' }] });
@@ -99,7 +98,7 @@ describe('on-chain deposit (x402)', () => {
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 250_000n, version: 2 });
     const response = await deposit(agent.api_key, { amount: '0.25', publisher_id: publisherId }, header, 'PAYMENT-SIGNATURE');
     expect(response.status).toBe(200);
-    expect(decode(response.headers.get('payment-response')).success).toBe(true);
+    expect(decodeHeaderJson(response.headers.get('payment-response')).success).toBe(true);
   });
 
   it.each([
@@ -119,7 +118,7 @@ describe('on-chain deposit (x402)', () => {
   it('refuses a signature that is not the payer\'s', async () => {
     const agent = await registerAgent(t);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 1_500_000n });
-    const message = decode(header);
+    const message = decodeHeaderJson(header);
     message.payload.authorization.from = Wallet.createRandom().address;
     const forged = Buffer.from(JSON.stringify(message)).toString('base64');
     const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId }, forged);
@@ -187,7 +186,7 @@ describe('on-chain deposit (x402)', () => {
     const response = await withX402BookingsRefused(em, 1000, () => deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header));
     expect(response.status).toBe(202);
     expect(response.body.data).toMatchObject({ amount: '0.40', status: 'pending', transaction_id: null, prepaid_balance: '0.00' });
-    expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true });
+    expect(decodeHeaderJson(response.headers.get('x-payment-response'))).toMatchObject({ success: true });
     const replay = await deposit(agent.api_key, { amount: '0.40', publisher_id: publisherId }, header);
     expect([replay.status, replay.body.error]).toEqual([402, 'duplicate_settlement']);
     expect(await bookUnbookedPayments(em, bookkeeper)).toEqual({ booked: 1, failed: 0 });
@@ -330,10 +329,10 @@ describe('on-chain deposit (x402)', () => {
       const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n });
       const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, header);
       expect(response.status).toBe(200);
-      expect(decode(response.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'base-sepolia' });
+      expect(decodeHeaderJson(response.headers.get('x-payment-response'))).toMatchObject({ success: true, network: 'base-sepolia' });
       const v2 = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, version: 2 });
       const answered = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, v2, 'PAYMENT-SIGNATURE');
-      expect(decode(answered.headers.get('payment-response')).network).toBe('eip155:84532');
+      expect(decodeHeaderJson(answered.headers.get('payment-response')).network).toBe('eip155:84532');
       expect(facilitator.calls.length).toBe(calls);
     } finally {
       t.platform.services.config.x402 = x402;

@@ -1,18 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError } from '../../../shared/errors.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
   decodePaymentHeader,
-  findNetwork,
   markPayment,
+  payeeOf,
   paymentKey,
   paymentKeyStem,
   storedPlan,
   PaymentRejected,
   PaymentRequired,
   recordPayment,
-  sameAddress,
   settleAndBook,
   SettlementUnknown,
   verifyExactPayment,
@@ -41,19 +39,12 @@ export interface OnChainPayment {
  */
 export function callPaymentTerms(context: RequestContext, target: CallTarget, path: string): PaymentTerms & { paidToPlatform: boolean } {
   const { publisher } = target;
-  const own = findNetwork(publisher.walletNetworkId);
-  const base = {
+  return {
+    ...payeeOf(context.services.config.x402, publisher),
     amount: target.price.total,
     resource: `${context.services.config.publicUrl}/publishers/${publisher.slug}${path}`,
     description: `One call to ${publisher.name}: ${formatMoney(target.price.total)} USD`,
   };
-  const { payTo, network } = context.services.config.x402;
-  if (publisher.walletAddress && own) {
-    return { ...base, network: own, payTo: publisher.walletAddress, paidToPlatform: sameAddress(publisher.walletAddress, payTo) };
-  }
-  const fallback = findNetwork(network);
-  if (!payTo || !fallback) throw new AppError(503, 'onchain_payments_unavailable', 'On-chain payments are not configured');
-  return { ...base, network: fallback, payTo, paidToPlatform: true };
 }
 
 /** Verifies the signed authorization for this call and records its nonce once (before any settlement). */
@@ -137,5 +128,5 @@ function bookingPlan(target: CallTarget, paid: OnChainPayment, reference: string
 /** The upstream failed: the authorization is never executed. */
 export async function dropCallPayment(context: RequestContext, paid: OnChainPayment): Promise<void> {
   if (paid.settled) return;
-  await markPayment(context.em as EntityManager, paymentKey(paid.terms.network, paid.payment), 'failed', null);
+  await markPayment(context.em as EntityManager, paymentKey(paid.terms.network, paid.payment), 'failed');
 }

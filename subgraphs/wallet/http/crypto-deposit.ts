@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import type { PlatformServices } from '../../../shared/services.js';
-import { paymentHeaderOf, paymentReceiptHeaders, PaymentRejected, sendPaymentRequired, type PaymentTerms } from '../../../shared/x402/index.js';
-import { acceptCryptoDeposit, cryptoDepositTerms } from '../services/crypto-deposits.js';
+import { paymentHeaderOf, paymentReceiptHeaders, PaymentRejected, sendPaymentRequired } from '../../../shared/x402/index.js';
+import { acceptCryptoDeposit, cryptoDepositTerms, type DepositTerms } from '../services/crypto-deposits.js';
 
 /**
  * POST /wallet/deposit/crypto: the x402 two-step flow. It is a raw route because the protocol
@@ -11,7 +11,7 @@ import { acceptCryptoDeposit, cryptoDepositTerms } from '../services/crypto-depo
 export function cryptoDepositRoute(router: Router, _services: PlatformServices) {
   router.post('/wallet/deposit/crypto', express.json({ limit: '64kb' }), async (req, res, next) => {
     const context = res.locals.context as RequestContext;
-    let terms: PaymentTerms | undefined;
+    let terms: DepositTerms | undefined;
     try {
       const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {};
       terms = await cryptoDepositTerms(context, body);

@@ -1,21 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
-import { AppError, badRequest, notFound } from '../../../shared/errors.js';
+import { badRequest, notFound } from '../../../shared/errors.js';
 import { isUuid } from '../../../shared/ids.js';
 import { ensurePrepaidAccount, getAccountBalance } from '../../../shared/ledger/index.js';
 import { formatMoney, parsePositiveMoney } from '../../../shared/money.js';
 import {
   decodePaymentHeader,
-  findNetwork,
+  payeeOf,
   paymentKey,
   paymentKeyStem,
   storedPlan,
   PaymentRejected,
   recordPayment,
-  sameAddress,
   settleAndBook,
   verifyExactPayment,
+  type Payee,
   type PaymentKey,
   type PaymentTerms,
   type PlannedTransfer,
@@ -25,31 +25,24 @@ import {
 export const MAX_CRYPTO_DEPOSIT = 10_000_000_000n;
 
 /** Who is paid: the publisher's own wallet when it has one, else the platform's X402_PAY_TO on X402_NETWORK. */
-async function payeeFor(context: RequestContext, publisherId: string) {
+async function payeeFor(context: RequestContext, publisherId: string): Promise<Payee> {
   const lookup = context.services.ports.publisherPayee;
-  if (lookup) {
-    const payee = await lookup(context.em, publisherId);
-    if (!payee) throw notFound('Publisher');
-    const network = findNetwork(payee.walletNetworkId);
-    if (payee.walletAddress && network) return { payTo: payee.walletAddress, network };
-  }
-  const { payTo, network } = context.services.config.x402;
-  const fallback = findNetwork(network);
-  if (!payTo || !fallback) throw new AppError(503, 'onchain_payments_unavailable', 'On-chain payments are not configured');
-  return { payTo, network: fallback };
+  const publisher = lookup ? await lookup(context.em, publisherId) : null;
+  if (lookup && !publisher) throw notFound('Publisher');
+  return payeeOf(context.services.config.x402, publisher);
 }
 
+export type DepositTerms = PaymentTerms & Pick<Payee, 'paidToPlatform'>;
+
 /** Validates the body and works out the payment terms (402 instructions) for this deposit. */
-export async function cryptoDepositTerms(context: RequestContext, body: Record<string, unknown>): Promise<PaymentTerms> {
+export async function cryptoDepositTerms(context: RequestContext, body: Record<string, unknown>): Promise<DepositTerms> {
   requireIdentity(context);
   const amount = parsePositiveMoney(body.amount);
   if (amount > MAX_CRYPTO_DEPOSIT) throw badRequest('invalid_amount', 'amount is too large');
   const publisherId = body.publisher_id;
   if (typeof publisherId !== 'string' || !isUuid(publisherId)) throw badRequest('invalid_publisher_id', 'publisher_id must be a uuid');
-  const { payTo, network } = await payeeFor(context, publisherId);
   return {
-    network,
-    payTo,
+    ...(await payeeFor(context, publisherId)),
     amount,
     resource: `${context.services.config.publicUrl}/wallet/deposit/crypto`,
     description: `Prepaid credits of ${formatMoney(amount)} USD for publisher ${publisherId}`,
@@ -119,7 +112,7 @@ async function prepaidBalanceOf(context: RequestContext, userId: string, publish
  */
 export async function acceptCryptoDeposit(
   context: RequestContext,
-  terms: PaymentTerms,
+  terms: DepositTerms,
   publisherId: string,
   header: string,
 ): Promise<CryptoDepositResult> {
@@ -127,8 +120,7 @@ export async function acceptCryptoDeposit(
   const payment = verifyExactPayment(decodePaymentHeader(header), terms);
   const em = context.em as EntityManager;
   const key = paymentKey(terms.network, payment);
-  const paidToPublisher = !sameAddress(terms.payTo, context.services.config.x402.payTo);
-  const plan = (reference: string) => depositPlan({ key, amount: terms.amount, userId, publisherId, paidToPublisher }, reference);
+  const plan = (reference: string) => depositPlan({ key, amount: terms.amount, userId, publisherId, paidToPublisher: !terms.paidToPlatform }, reference);
   if (!(await recordPayment(em, terms.network, payment, { payTo: terms.payTo, resource: terms.resource, plan: storedPlan(plan(key.nonce)) }))) {
     throw new PaymentRejected('duplicate_settlement');
   }
