@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type Config } from '../shared/config.js';
+import { loadConfigOrExit, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { openServices } from '../shared/platform-services.js';
 import type { PlatformServices } from '../shared/services.js';
@@ -15,14 +15,7 @@ export async function runCli(
   command: (services: PlatformServices, log: Logger) => Promise<number>,
   options: { logLevel?: string; config?: Partial<Config> } = {},
 ): Promise<never> {
-  let config: Config;
-  try {
-    config = { ...loadConfig(), ...options.config };
-  } catch (error) {
-    // A bad setting is one line for the operator, as at start, not a stack trace.
-    console.error(error instanceof ConfigError ? error.message : error);
-    process.exit(1);
-  }
+  const config: Config = { ...loadConfigOrExit(), ...options.config };
   const log = createLogger(options.logLevel ?? config.logLevel);
   let code = 1;
   try {

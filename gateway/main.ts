@@ -1,21 +1,12 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '../shared/config.js';
+import { loadConfigOrExit } from '../shared/config.js';
 import { createLogger } from '../shared/logger.js';
 import { stopOnSignals } from '../shared/stop-on-signals.js';
 import { startPlatform } from './platform.js';
 
 /** `npm start`: the whole platform, stopped cleanly (embedded database included) on SIGTERM, SIGINT or SIGHUP. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const starting = startPlatform(config, log);
   stopOnSignals(starting, log, config.shutdownGraceMs);

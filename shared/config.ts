@@ -21,6 +21,9 @@ const booleanFlag = (fallback: boolean) =>
     .optional()
     .transform((value) => (value === undefined ? fallback : value === 'true' || value === '1'));
 
+/** A comma-separated setting's entries, trimmed, empty ones dropped. */
+const listOf = (value: string): string[] => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+
 const TRUSTED_PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 function isTrustedProxyEntry(entry: string): boolean {
   if (TRUSTED_PROXY_NAMES.has(entry)) return true;
@@ -42,7 +45,7 @@ function trustedProxies(value: string | undefined): false | number | string[] {
   if (['', 'false', '0', 'no', 'off'].includes(text)) return false;
   if (['true', 'yes', 'on'].includes(text)) return 1;
   if (/^\d+$/.test(text)) return Number(text);
-  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = listOf(text);
   const unknown = entries.filter((entry) => !isTrustedProxyEntry(entry));
   if (unknown.length > 0) {
     throw new ConfigError(
@@ -50,6 +53,22 @@ function trustedProxies(value: string | undefined): false | number | string[] {
     );
   }
   return entries;
+}
+
+function upstreamOrigins(value: string): string[] {
+  return listOf(value).map((entry, index) => {
+    if (!URL.canParse(entry)) throw new ConfigError(`Invalid configuration:\n  PROXY_ALLOWED_UPSTREAM_ORIGINS: entry ${index + 1} is not a URL`);
+    return new URL(entry).origin;
+  });
+}
+
+/**
+ * How an X402_RPC_URLS entry is named in an error: by its network only when that is plainly a
+ * network's name or CAIP-2 id. A URL is never echoed, a hosted node's carries its API key, and
+ * an entry pasted without its `<network>=` is all URL (or all key).
+ */
+function rpcEntryName(id: string, index: number): string {
+  return /^(?:[a-z]+(?:-[a-z]+)*|eip155:\d{1,12})$/.test(id) ? `the entry for "${id}"` : `entry ${index + 1}`;
 }
 
 const envSchema = z.object({
@@ -89,12 +108,11 @@ const envSchema = z.object({
     .default('')
     .transform((value, context) => {
       const urls: Record<string, string> = {};
-      for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+      for (const [index, entry] of listOf(value).entries()) {
         const [id = '', url = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
         const network = findNetwork(id);
-        // The URL is never echoed: a hosted node's carries its API key.
         if (!network || !z.string().url().safeParse(url).success || !/^https?:/.test(url)) {
-          context.addIssue({ code: 'custom', message: `the entry for "${id}" is not <network>=<http(s) URL> for a known network (eip155:8453, eip155:84532)` });
+          context.addIssue({ code: 'custom', message: `${rpcEntryName(id, index)} is not <network>=<http(s) URL> for a known network (eip155:8453, eip155:84532)` });
           continue;
         }
         if (urls[network.caip2]) {
@@ -193,6 +211,20 @@ function configMoney(value: string, name: string): bigint {
   }
 }
 
+/**
+ * The configuration for an entry point (the platform, a subgraph process, an operator command): a
+ * bad setting exits 1 with its message alone, for the operator, not a stack trace.
+ */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -257,7 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
-      allowedUpstreamOrigins: values.PROXY_ALLOWED_UPSTREAM_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean).map((origin) => new URL(origin).origin),
+      allowedUpstreamOrigins: upstreamOrigins(values.PROXY_ALLOWED_UPSTREAM_ORIGINS),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
       holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, Math.ceil((CALL_TIMEOUTS_AT_MOST * values.PROXY_TIMEOUT_MS) / 1000)),

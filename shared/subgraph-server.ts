@@ -7,7 +7,7 @@ import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError } from 'graphql';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from './auth/internal-token.js';
-import { loadConfig, type Config } from './config.js';
+import { loadConfigOrExit, type Config } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
 import { formatPlatformError } from './graphql-errors.js';
@@ -80,7 +80,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
 
 /** Entry point body shared by every `subgraphs/<name>/server.ts`. */
 export async function runSubgraphProcess(module: SubgraphModule) {
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const starting = serveSubgraph(module, config, log);
   stopOnSignals(starting, log, config.shutdownGraceMs);

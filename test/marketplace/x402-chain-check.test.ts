@@ -254,4 +254,31 @@ describe('X402_RPC_URLS', () => {
     // A hosted node's URL carries its API key: never echoed.
     expect(() => loadConfig({ ...env, X402_RPC_URLS: 'base=ftp://node.example/v2/SECRET-KEY' })).toThrow(/^(?![\s\S]*SECRET-KEY)/);
   });
+
+  it('never echoes an entry that is not plainly a network: one pasted without `<network>=` is all URL, or all key', () => {
+    const env = { NODE_ENV: 'test', DATA_DIR: '/tmp/acp-config-test' };
+    const refusal = (value: string) => {
+      try {
+        loadConfig({ ...env, X402_RPC_URLS: value });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${value} was accepted`);
+    };
+    const key = '9aa3d95b3bc440fa88ea12eaa4456161';
+    for (const bad of [
+      `https://base-mainnet.g.alchemy.com/v2/${key}`,
+      `https://node.example/v2/${key}?chain=base`,
+      `https://node.example/v2/${key}=https://node.example`,
+      `wss://base-mainnet.example/${key}`,
+      key,
+      `base=https://ok.example, https://base-mainnet.g.alchemy.com/v2/${key}`,
+    ]) {
+      const message = refusal(bad);
+      expect(message).toMatch(/X402_RPC_URLS: entry \d is not <network>=<http\(s\) URL>/);
+      expect(message).not.toContain(key);
+    }
+    expect(refusal(`base=https://ok.example, https://node.example/${key}`)).toContain('entry 2');
+    expect(refusal('eip155:1=https://x.example')).toContain('the entry for "eip155:1"');
+  });
 });

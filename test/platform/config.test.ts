@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,4 +54,43 @@ describe('configuration', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).proxy.holdExpirySeconds).toBe(600);
     expect(loadConfig({ DATA_DIR: dataDir(), PROXY_TIMEOUT_MS: '300000', PROXY_HOLD_EXPIRY_SECONDS: '600' }).proxy.holdExpirySeconds).toBe(4800);
   });
+
+  it('takes the upstream origins allowed as a list of URLs, refusing anything else as a setting', () => {
+    const origins = (value: string) => loadConfig({ DATA_DIR: dataDir(), PROXY_ALLOWED_UPSTREAM_ORIGINS: value }).proxy.allowedUpstreamOrigins;
+    expect(origins(' http://10.0.0.5:8080/api , https://internal.example ')).toEqual(['http://10.0.0.5:8080', 'https://internal.example']);
+    expect(() => origins('http://10.0.0.5, internal.example')).toThrow(ConfigError);
+    expect(() => origins('http://10.0.0.5, internal.example')).toThrow(/PROXY_ALLOWED_UPSTREAM_ORIGINS: entry 2 is not a URL/);
+  });
+
+  it('refuses a metrics token shorter than 24 characters', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'x'.repeat(23) })).toThrow(/METRICS_TOKEN must be at least 24 characters/);
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'x'.repeat(24) }).metricsToken).toBe('x'.repeat(24));
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: ' ' }).metricsToken).toBeUndefined();
+  });
+
+  it('takes a stop grace of 0 to 600 000 whole milliseconds, 10 s unless given', () => {
+    const grace = (value?: string) => loadConfig({ DATA_DIR: dataDir(), ...(value === undefined ? {} : { SHUTDOWN_GRACE_MS: value }) }).shutdownGraceMs;
+    expect([grace(), grace('0'), grace('600000')]).toEqual([10_000, 0, 600_000]);
+    for (const broken of ['-1', '600001', '1.5', 'soon']) expect(() => grace(broken)).toThrow(/SHUTDOWN_GRACE_MS/);
+  });
+});
+
+/** An entry point of the build as its own process: its exit code and what it wrote to stderr. */
+function entryPoint(script: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [script], { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, _stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stderr });
+    });
+  });
+}
+
+describe('a bad setting at start', () => {
+  it.each(['dist/gateway/main.js', 'dist/gateway/ledger-check-cli.js', 'dist/subgraphs/accounts/server.js'])(
+    'stops %s with exit 1 and the problem alone, no stack trace',
+    async (script) => {
+      const { code, stderr } = await entryPoint(script, { DATA_DIR: dataDir(), PORT: 'eighty' });
+      expect(code).toBe(1);
+      expect(stderr.trim()).toMatch(/^Invalid configuration:\n {2}PORT: [^\n]+$/);
+    },
+  );
 });
