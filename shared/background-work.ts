@@ -1,3 +1,5 @@
+import { settledWithin } from './timing.js';
+
 /**
  * Work a request goes on with after its caller may be gone (a paid call refunding an answer the
  * upstream broke off, after the connection was cut): the HTTP server no longer waits for it, so a
@@ -15,17 +17,7 @@ export class BackgroundWork {
 
   /** Waits for the work under way, at most `timeoutMs`; false when some was still running. */
   async settled(timeoutMs: number): Promise<boolean> {
-    if (this.running.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const done = Promise.allSettled([...this.running]).then(() => true);
-    try {
-      return await Promise.race([done, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.running.size === 0 || settledWithin(Promise.allSettled([...this.running]), timeoutMs);
   }
 
   get size(): number {

@@ -1,5 +1,6 @@
 import { once, type EventEmitter } from 'node:events';
 import { pino, type Logger } from 'pino';
+import { settledWithin } from './timing.js';
 
 export type { Logger };
 
@@ -38,7 +39,5 @@ export async function logsWritten(log: Logger, timeoutMs = 1_000): Promise<void>
   // SonicBoom, pino's destination, says whether a write is in flight only through this field; it emits 'drain' when all is written.
   const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as (EventEmitter & { _writing?: boolean }) | undefined;
   if (!stream?._writing) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([once(stream, 'drain'), new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-  clearTimeout(timer);
+  await settledWithin(once(stream, 'drain'), timeoutMs);
 }

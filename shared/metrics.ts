@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { ledgerBatchStats } from './ledger/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
+import { settledWithin } from './timing.js';
 import { unsettledWhere } from './x402/reconcile.js';
 
 /** How a paid call ended, as far as money goes. */
@@ -17,6 +18,30 @@ export type PaidCallOutcome =
 const SCRAPE_STATEMENT_TIMEOUT_MS = 2000;
 const SCRAPE_DEADLINE_MS = 3000;
 const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The ledger's state a scrape reports, read in one transaction. */
+interface LedgerState {
+  pendingHolds: number;
+  oldestHoldSeconds: number;
+  /** settled_unbooked, settle_unknown and verified_stale (a crash left it verified) payments, by status. */
+  unsettledPayments: Map<string, number>;
+}
+
+/** Each statement bounded (2 s): a scrape must not hold for long a connection that paid calls wait for. */
+function ledgerState(em: EntityManager, config: Config): Promise<LedgerState> {
+  return em.transactional(async (tx) => {
+    await tx.execute(`set local statement_timeout = ${SCRAPE_STATEMENT_TIMEOUT_MS}`);
+    const [holds] = await tx.execute(
+      `select count(*)::int as count, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest
+       from ledger_transfer where type = 'reserve' and state = 'pending'`,
+    );
+    const payments = await tx.execute(
+      `select case when status = 'verified' then 'verified_stale' else status end as status, count(*)::int as count from x402_payment
+       where ${unsettledWhere(config)} group by 1`,
+    );
+    return { pendingHolds: holds!.count, oldestHoldSeconds: holds!.oldest, unsettledPayments: new Map(payments.map((row) => [row.status, row.count])) };
+  });
+}
 
 /**
  * What the platform reports at GET /metrics, in Prometheus' text format: one registry per running
@@ -75,32 +100,19 @@ export class PlatformMetrics {
   constructor(em: () => EntityManager, log: Logger, config: Config) {
     // The process figures run monitors (event-loop delay, GC): only where someone can scrape them.
     if (config.metricsToken) collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
-    const read = (gauge: string, sql: string) =>
-      this.readForScrape(
-        gauge,
-        () =>
-          em().transactional(async (tx) => {
-            await tx.execute(`set local statement_timeout = ${SCRAPE_STATEMENT_TIMEOUT_MS}`);
-            return tx.execute(sql);
-          }),
-        log,
-      );
     const readBatchStats = () => this.readForScrape('acp_ledger_batched_items_total', () => ledgerBatchStats(em()), log);
-    // One read for both hold gauges, shared by the two collects of a scrape (they start together).
-    let pendingHolds: Promise<Record<string, any>[] | null> | null = null;
-    const readPendingHolds = () =>
-      (pendingHolds ??= read(
-        'acp_ledger_pending_holds',
-        `select count(*)::int as count, coalesce(extract(epoch from now() - min(created_at)), 0)::float8 as oldest
-         from ledger_transfer where type = 'reserve' and state = 'pending'`,
-      ).finally(() => (pendingHolds = null)));
+    // One read of the ledger's state for the three gauges of a scrape (their collects start
+    // together), and for any scrape arriving while it runs: scrapes hold at most one connection.
+    let reading: Promise<LedgerState> | null = null;
+    const readLedgerState = (gauge: string) =>
+      this.readForScrape(gauge, () => (reading ??= ledgerState(em(), config).finally(() => (reading = null))), log);
     new Gauge({
       name: 'acp_ledger_pending_holds',
       help: 'Call holds not yet posted or voided',
       registers: [this.registry],
       async collect() {
-        const rows = await readPendingHolds();
-        this.set(rows ? rows[0]!.count : NaN);
+        const state = await readLedgerState('acp_ledger_pending_holds');
+        this.set(state ? state.pendingHolds : NaN);
       },
     });
     new Gauge({
@@ -108,8 +120,8 @@ export class PlatformMetrics {
       help: 'Age of the oldest pending hold (an orphan sweep releases holds older than PROXY_HOLD_EXPIRY_SECONDS)',
       registers: [this.registry],
       async collect() {
-        const rows = await readPendingHolds();
-        this.set(rows ? rows[0]!.oldest : NaN);
+        const state = await readLedgerState('acp_ledger_oldest_pending_hold_seconds');
+        this.set(state ? state.oldestHoldSeconds : NaN);
       },
     });
     new Gauge({
@@ -118,13 +130,8 @@ export class PlatformMetrics {
       labelNames: ['status'] as const,
       registers: [this.registry],
       async collect() {
-        const rows = await read(
-          'acp_x402_unsettled_payments',
-          `select case when status = 'verified' then 'verified_stale' else status end as status, count(*)::int as value from x402_payment
-           where ${unsettledWhere(config)} group by 1`,
-        );
-        const counts = new Map(rows?.map((row) => [row.status, row.value]));
-        for (const status of ['settled_unbooked', 'settle_unknown', 'verified_stale']) this.set({ status }, rows ? (counts.get(status) ?? 0) : NaN);
+        const state = await readLedgerState('acp_x402_unsettled_payments');
+        for (const status of ['settled_unbooked', 'settle_unknown', 'verified_stale']) this.set({ status }, state ? (state.unsettledPayments.get(status) ?? 0) : NaN);
       },
     });
     new Counter({
@@ -147,25 +154,20 @@ export class PlatformMetrics {
   }
 
   /**
-   * A read for a scrape, bounded: 3 s in all, and 2 s for an SQL statement (a busy pool must not
-   * make scrapes pile up in front of paid calls). Null when it failed: the gauge then reads NaN,
-   * never a reassuring 0, and the failure is counted.
+   * A read for a scrape, waited for 3 s at most (the read itself goes on; the ledger's is never
+   * started twice at once, so a busy pool does not make scrapes pile up in front of paid calls).
+   * Null when it failed or was late: the gauge then reads NaN, never a reassuring 0, and the
+   * failure is counted.
    */
   private async readForScrape<T>(gauge: string, read: () => Promise<T>, log: Logger): Promise<T | null> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error('scrape read took longer than 3 s')), SCRAPE_DEADLINE_MS);
-    });
-    const query = Promise.resolve().then(read);
+    const reading = Promise.resolve().then(read);
     try {
-      return await Promise.race([query, deadline]);
+      if (!(await settledWithin(reading, SCRAPE_DEADLINE_MS))) throw new Error('scrape read took longer than 3 s');
+      return await reading;
     } catch (error) {
-      query.catch(() => undefined);
       this.collectErrors.inc({ gauge });
       log.warn({ err: error, gauge }, 'metrics: a gauge could not be read');
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -189,5 +191,4 @@ export class PlatformMetrics {
     this.refunds.inc();
     this.refundedMicros.inc(Number(amount));
   }
-
 }

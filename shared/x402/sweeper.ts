@@ -1,36 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../services.js';
+import { everyMinute } from '../timing.js';
 import { ChainChecker } from './chain-check.js';
 import { resolveUnknownPaymentsOnChain } from './chain-resolve.js';
 import { findNetwork } from './networks.js';
 import { bookUnbookedPayments } from './reconcile.js';
 
-const SWEEP_EVERY_MS = 60_000;
 /** A stop waits this long for a chain check between two payments (one node request can take 10 s). */
 const CHAIN_SWEEP_STOP_WAIT_MS = 12_000;
 
 /** A checker per network that has a JSON-RPC node configured (X402_RPC_URLS). */
 export function chainCheckers(config: PlatformServices['config']): ChainChecker[] {
   return Object.entries(config.x402.rpcUrls).map(([network, url]) => new ChainChecker(url, findNetwork(network)!));
-}
-
-/** Runs `work` every minute, never twice at once; the returned stop waits for a run in progress (at most `waitMs`, if given). */
-function everyMinute(work: () => Promise<void>, onError: (error: unknown) => void): (waitMs?: number) => Promise<void> {
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    running ??= work()
-      .catch(onError)
-      .finally(() => (running = null));
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return async (waitMs) => {
-    clearInterval(timer);
-    if (!running) return;
-    if (waitMs === undefined) return void (await running);
-    let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([running, new Promise((resolve) => (timeout = setTimeout(resolve, waitMs)))]);
-    clearTimeout(timeout);
-  };
 }
 
 /**

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../../shared/errors.js';
 import { voidPending } from '../../../shared/ledger/index.js';
 import type { PlatformServices } from '../../../shared/services.js';
+import { everyMinute } from '../../../shared/timing.js';
 import { releaseKeyOf } from './charging.js';
 
-const SWEEP_EVERY_MS = 60_000;
 const BATCH = 500;
 
 /** Read through ledger_transfer_pending_holds_index (its predicate is `type = 'reserve' and state = 'pending'`), never the whole history. */
@@ -34,11 +34,12 @@ export async function releaseOrphanedHolds(em: EntityManager, olderThanSeconds: 
 
 export function startOrphanedHoldSweeper(services: PlatformServices): void {
   const olderThan = services.config.proxy.holdExpirySeconds;
-  const timer = setInterval(() => {
-    releaseOrphanedHolds(services.orm.em.fork() as EntityManager, olderThan)
-      .then((released) => released > 0 && services.log.warn({ released }, 'orphaned call holds released'))
-      .catch((error) => services.log.error({ err: error }, 'orphaned hold sweep failed'));
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  services.onShutdown(async () => clearInterval(timer));
+  const stop = everyMinute(
+    async () => {
+      const released = await releaseOrphanedHolds(services.orm.em.fork() as EntityManager, olderThan);
+      if (released > 0) services.log.warn({ released }, 'orphaned call holds released');
+    },
+    (error) => services.log.error({ err: error }, 'orphaned hold sweep failed'),
+  );
+  services.onShutdown(() => stop());
 }
