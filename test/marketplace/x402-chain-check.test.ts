@@ -84,6 +84,20 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(await x402PaymentOf(t, pub.slug, '/echo/pending')).toMatchObject({ status: 'settle_unknown', chain_finding: 'waiting' });
   });
 
+  it('books one a crash left verified between settling and booking, once it is stale, and leaves a fresh one to its live call', async () => {
+    const pub = await x402Publisher();
+    const [crashed, live] = await unansweredPayments(pub.slug, ['/echo/crashed', '/echo/live']);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set status = 'verified', created_at = now() - interval '1 hour' where nonce = ?`, [crashed.nonce]);
+    await em.execute(`update x402_payment set status = 'verified' where nonce = ?`, [live.nonce]);
+    const transaction = node.execute({ payer: payer.address, nonce: crashed.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    node.execute({ payer: payer.address, nonce: live.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    await sweep();
+    expect(await x402PaymentOf(t, pub.slug, '/echo/crashed')).toMatchObject({ status: 'settled', transaction, chain_finding: 'paid' });
+    expect(await x402PaymentOf(t, pub.slug, '/echo/live')).toMatchObject({ status: 'verified', chain_checked_at: null });
+    expect(await publisherPayableOf(t, pub.id)).toBe('10000');
+  });
+
   it('counts a transaction only once it is a dozen blocks deep (a reorganised tip can neither book nor hide a payment)', async () => {
     const pub = await x402Publisher();
     const [recent] = await unansweredPayments(pub.slug, ['/echo/recent']);

@@ -165,4 +165,26 @@ describe('operator commands', () => {
       await node.close();
     }
   });
+
+  it('x402:payments check exits 1 when the node does not answer, having changed nothing', async () => {
+    const key = { network: 'eip155:84532', payer: Wallet.createRandom().address.toLowerCase(), nonce: `0x${randomBytes(32).toString('hex')}` };
+    const payTo = Wallet.createRandom().address;
+    await client.query(
+      `insert into x402_payment (network, payer, nonce, amount, pay_to, resource, status, created_at, valid_before, unbooked_transfers)
+       values ($1, $2, $3, 1000, $4, 'http://app.test/unanswered', 'settle_unknown', now(), now() + interval '1 hour', $5)`,
+      [key.network, key.payer, key.nonce, payTo.toLowerCase(), JSON.stringify(feePlan('x402-down', key.nonce, '1000'))],
+    );
+    const node = await new FakeChainNode(findNetwork(key.network)!.asset).start();
+    node.down = true;
+    try {
+      const checked = await commandWith({ X402_RPC_URLS: `${key.network}=${node.url}` }, 'x402-payments-cli.js', 'check');
+      // The node's failure is logged (a JSON line with a msg), then the outcome is printed.
+      const lines = checked.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      expect([checked.code, lines.find((line) => !('msg' in line))]).toEqual([1, { network: key.network, paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 1 }]);
+      const { rows } = await client.query(`select status, chain_claimed_until from x402_payment where nonce = $1`, [key.nonce]);
+      expect(rows).toEqual([{ status: 'settle_unknown', chain_claimed_until: null }]);
+    } finally {
+      await node.close();
+    }
+  });
 });
