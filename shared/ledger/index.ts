@@ -35,7 +35,6 @@ export type { LedgerTransfer, TransferState, TransferType } from './transfer-rec
 export {
   findTransfer,
   getTransfer,
-  lockLedgerAccounts,
   postPending,
   postPendingWithFee,
   reserve,
@@ -43,6 +42,8 @@ export {
   transfer,
   transferAll,
   voidPending,
+  withLedgerLocks,
+  type LedgerLocks,
   type SettleInput,
   type TransferInput,
 } from './transfers.js';

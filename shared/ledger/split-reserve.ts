@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { lockLedgerAccounts, reserve, type TransferInput } from './transfers.js';
+import { reserve, withLedgerLocks, type TransferInput } from './transfers.js';
 import type { LedgerTransfer } from './transfer-record.js';
 
 type SplitReserveInput = Omit<TransferInput, 'debit'> & { debits: [first: string, second: string] };
@@ -9,15 +9,14 @@ type SplitReserveInput = Omit<TransferInput, 'debit'> & { debits: [first: string
  * from the second, in one transaction (both holds or neither). Prepaid credits with a publisher
  * are spent this way before the wallet, down to the last micro-dollar, instead of leaving a
  * remainder smaller than any call (reserveFromFirst refuses to pass over such a remainder). The
- * accounts are locked first, in id order (the order every ledger statement locks in). Null when
- * both together do not cover the amount. The parts' idempotency keys are the key, and the key +
+ * accounts are locked first, and a deadlock runs it all again (withLedgerLocks). Null when both
+ * together do not cover the amount. The parts' idempotency keys are the key, and the key +
  * `:rest`; a split is not replayable (the amounts depend on the balances at the time), so each
  * call must bring a fresh key, as paid calls do.
  */
 export async function reserveSplit(em: EntityManager, input: SplitReserveInput): Promise<[LedgerTransfer] | [LedgerTransfer, LedgerTransfer] | null> {
   const [first, second] = input.debits;
-  return em.transactional(async (tx) => {
-    const locked = await lockLedgerAccounts(tx as EntityManager, [first, second, input.credit]);
+  return withLedgerLocks(em, { accounts: [first, second, input.credit] }, async (tx, locked) => {
     const available = (id: string) => {
       const found = locked.get(id) ?? 0n;
       return found > 0n ? found : 0n;

@@ -42,6 +42,10 @@ export interface SettleInput {
 
 const MAX_ATTEMPTS = 5;
 
+/** Rows locked in id order, the order every ledger statement locks in. */
+const lockedRows = (table: 'ledger_account' | 'ledger_transfer', ids: string, columns = 'id') =>
+  `select ${columns} from ${table} where id in (${ids}) order by id for no key update`;
+
 /**
  * Every money statement first locks the accounts it touches, in id order, and its account updates
  * wait for those locks (`AFTER_LOCKS`, a one-time filter): statements sharing accounts then queue
@@ -49,7 +53,7 @@ const MAX_ATTEMPTS = 5;
  * batched-*.ts). A reserve row is always locked before accounts.
  */
 const lockAccounts = (ids: string) => `locked as materialized (
-  select id from ledger_account where id in (${ids}) order by id for no key update
+  ${lockedRows('ledger_account', ids)}
 )`;
 const AFTER_LOCKS = '(select count(*) from locked) >= 0';
 
@@ -203,47 +207,65 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
   return move(em, TRANSFER_SQL, 'transfer', input);
 }
 
-/**
- * Inside a transaction that will run several ledger statements: locks their accounts up front, in
- * id order, the order every ledger statement locks in, so it cannot deadlock with them. Answers
- * what each existing account has available, as locked.
- */
-export async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<Map<string, bigint>> {
-  const rows = await tx.execute(
-    `select id, (credits_posted - debits_posted - debits_pending)::text as available from ledger_account
-     where id in (${accountIds.map(() => '?').join(', ')}) order by id for no key update`,
-    accountIds,
-  );
+const placeholders = (ids: string[]) => ids.map(() => '?').join(', ');
+
+/** Answers what each existing account has available, as locked. */
+async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<Map<string, bigint>> {
+  const available = '(credits_posted - debits_posted - debits_pending)::text as available';
+  const rows = await tx.execute(lockedRows('ledger_account', placeholders(accountIds), `id, ${available}`), accountIds);
   return new Map(rows.map((row) => [row.id as string, BigInt(row.available)]));
 }
 
+export interface LedgerLocks {
+  /** Reserves the work settles. */
+  reserves?: string[];
+  accounts: string[];
+}
+
 /**
- * Several transfers that stand or fall together, in one transaction. Their accounts are locked
- * first, in id order (the order every ledger statement locks in), so the transaction cannot
- * deadlock with concurrent statements while it holds the first transfer's locks. Each transfer
- * keeps its own idempotency key, so the whole set is retried on a transient failure when it is
- * its own transaction, and repeating it replays it. Inside a caller's transaction it runs in that
- * transaction, without a savepoint: the caller must let a failure fail its transaction whole (a
- * refusal such as 402 leaves the transaction usable, and committing it would keep the transfers
- * made before it). Call it there before anything else that locks ledger accounts.
+ * Several ledger statements that stand or fall together, in one transaction that first locks what
+ * they touch: the reserves, then the accounts, each in id order (the order every ledger statement
+ * locks in), so it cannot deadlock with concurrent statements while it holds the first one's
+ * locks. `work` gets what each existing account has available, as locked. In its own transaction,
+ * a deadlock or serialization failure (rolled back whole) runs it again, so `work` must be
+ * repeatable (its statements keep their idempotency keys). Inside a caller's transaction it runs
+ * in that transaction, without a savepoint: the caller must let a failure fail its transaction
+ * whole (a refusal such as 402 leaves the transaction usable, and committing it would keep the
+ * statements made before it). Call it there before anything else that locks ledger rows.
  */
-export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
-  if (inputs.length === 0) return [];
-  const accountIds = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
-  const lockAndMove = async (tx: EntityManager) => {
-    await lockLedgerAccounts(tx, accountIds);
-    const done: LedgerTransfer[] = [];
-    for (const input of inputs) done.push(await transfer(tx, input));
-    return done;
+export async function withLedgerLocks<T>(
+  em: EntityManager,
+  locks: LedgerLocks,
+  work: (tx: EntityManager, available: Map<string, bigint>) => Promise<T>,
+): Promise<T> {
+  const lockAndWork = async (tx: EntityManager) => {
+    const reserves = locks.reserves ?? [];
+    if (reserves.length > 0) await tx.execute(lockedRows('ledger_transfer', placeholders(reserves)), reserves);
+    return work(tx, await lockLedgerAccounts(tx, locks.accounts));
   };
-  if (em.isInTransaction()) return lockAndMove(em);
+  if (em.isInTransaction()) return lockAndWork(em);
   for (let tried = 1; ; tried++) {
     try {
-      return await em.transactional(lockAndMove);
+      return await em.transactional(lockAndWork);
     } catch (error) {
       if (!isRetryable(error) || tried >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * Several transfers that stand or fall together, their accounts locked up front (see
+ * withLedgerLocks): retried whole on a transient failure in their own transaction, and a repeat
+ * replays them, since each keeps its own idempotency key.
+ */
+export async function transferAll(em: EntityManager, inputs: TransferInput[]): Promise<LedgerTransfer[]> {
+  if (inputs.length === 0) return [];
+  const accounts = [...new Set(inputs.flatMap((input) => [input.debit, input.credit]))];
+  return withLedgerLocks(em, { accounts }, async (tx) => {
+    const done: LedgerTransfer[] = [];
+    for (const input of inputs) done.push(await transfer(tx, input));
+    return done;
+  });
 }
 
 /** Holds `amount` (a pending transfer): it counts against the debit side's available balance until posted or voided. */

@@ -39,22 +39,28 @@ const CALL = `mutation($input: CallPublisherInput!) { callPublisher(input: $inpu
 
 const balanceOf = async (t: TestPlatform, key: string) => (await t.api.get('/wallet/balance', { token: key })).body.data.balance;
 
-describe('tool-protocol publishers', () => {
-  /** A compute publisher by default; `kind` makes it another kind (the support helper's integration defaults). */
-  async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open, kind: Record<string, unknown> = { publisher_category: 'compute', compute_type: 'function', integration_type: null }) {
-    const owner = await signUpVerified(t);
-    return createPublisher(t, owner.accessToken, {
-      api_url: null,
-      mcp_endpoint: `${upstream.url}/mcp`,
-      ...kind,
-      api_key_header: 'X-Api-Key',
-      upstream_api_key: 'tool-key',
-      gateway_fee_percent: '0',
-      endpoints: [],
-      pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03', ...pricing }],
-    });
-  }
+/** How many paid calls `open` has counted with this outcome. */
+async function paidCallsCounted(outcome: string): Promise<number> {
+  const counter = await open.platform.services.metrics.registry.getSingleMetric('acp_paid_calls_total')!.get();
+  return counter.values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+}
 
+/** A tool-protocol publisher, compute by default; `kind` makes it another kind (the support helper's integration defaults). */
+async function toolPublisher(pricing: Record<string, unknown> = {}, t: TestPlatform = open, kind: Record<string, unknown> = { publisher_category: 'compute', compute_type: 'function', integration_type: null }) {
+  const owner = await signUpVerified(t);
+  return createPublisher(t, owner.accessToken, {
+    api_url: null,
+    mcp_endpoint: `${upstream.url}/mcp`,
+    ...kind,
+    api_key_header: 'X-Api-Key',
+    upstream_api_key: 'tool-key',
+    gateway_fee_percent: '0',
+    endpoints: [],
+    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01', price_per_execution: '0.03', ...pricing }],
+  });
+}
+
+describe('tool-protocol publishers', () => {
   it('lists tools and resources through the official MCP client', async () => {
     const pub = await toolPublisher();
     const agent = await fundedAgent(open);
@@ -177,17 +183,21 @@ describe('GraphQL callPublisher', () => {
     expect(refused.body.errors![0].extensions).toMatchObject({ code: 'insufficient_balance', status: 402 });
   });
 
-  it.each([['GraphQL', true], ['the REST data plane', false]])('through %s, a charge the ledger refuses gives the hold back at once, not at the orphan sweep', async (_label, viaGraphql) => {
-    const pub = await echoPublisher('GET');
+  it.each([['GraphQL', 'graphql'], ['the REST data plane', 'rest'], ['a tool call', 'tool']] as const)('through %s, a charge the ledger refuses gives the hold back at once, not at the orphan sweep', async (_label, via) => {
+    const pub = via === 'tool' ? await toolPublisher() : await echoPublisher('GET');
     const agent = await fundedAgent(open);
     const em = open.platform.services.orm.em.fork() as EntityManager;
-    const failed = await withPostsRefused(em, async () =>
-      viaGraphql
-        ? (await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'GET', path: '/echo/x' } }, { token: agent.api_key })).body.errors?.[0]?.extensions?.status
-        : (await open.api.get(`/publishers/${pub.slug}/echo/x`, { token: agent.api_key })).status,
-    );
+    const call = {
+      graphql: async () => (await open.api.graphql(CALL, { input: { slug: pub.slug, method: 'GET', path: '/echo/x' } }, { token: agent.api_key })).body.errors?.[0]?.extensions?.status,
+      rest: async () => (await open.api.get(`/publishers/${pub.slug}/echo/x`, { token: agent.api_key })).status,
+      tool: async () => (await open.api.post(`/publishers/${pub.slug}/add`, { a: 1, b: 2 }, { token: agent.api_key })).status,
+    }[via];
+    const released = await paidCallsCounted('released');
+    const failed = await withPostsRefused(em, call);
     expect(failed).toBe(500);
     expect((await open.api.get('/wallet/balance', { token: agent.api_key })).body.data).toMatchObject({ balance: '1.00', available: '1.00' });
+    // Counted once, as released.
+    expect((await paidCallsCounted('released')) - released).toBe(1);
   });
 
   it('vets the path like the data plane: dot segments and a raw "?" are refused before anything moves', async () => {

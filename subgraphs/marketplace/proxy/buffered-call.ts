@@ -1,11 +1,10 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError, badRequest } from '../../../shared/errors.js';
+import { badRequest } from '../../../shared/errors.js';
 import { formatMicros } from '../services/decimal.js';
 import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
-import { nothingCharged } from './nothing-charged.js';
-import { abandonPaidCall, finishPaidCall, startPaidCall, type FinishedCall } from './paid-call.js';
+import { finishPaidCall, readPaidAnswer, startPaidCall } from './paid-call.js';
 import { callPublisherTool, isToolPublisher } from './tool-calls.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
@@ -64,24 +63,8 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
     headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
     body: hasBody ? JSON.stringify(input.body) : null,
   });
-  let body: Buffer;
-  try {
-    body = await context.services.upstream.readWhole(started.response.body);
-  } catch (error) {
-    await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
-    throw nothingCharged(error);
-  }
-  let finished: FinishedCall;
-  try {
-    finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
-  } catch (error) {
-    // The charge failed: the hold goes back now, not at the orphan sweep. (Were it already posted, the
-    // release would be refused as closed and change nothing; a settled x402 payment is never dropped.)
-    await abandonPaidCall(context, started, 'charge_failed').catch((releaseError) =>
-      context.log.error({ err: releaseError, callId: started.callId }, 'hold of a call whose charge failed not released here'),
-    );
-    throw error;
-  }
+  const body = await readPaidAnswer(context, started);
+  const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
   const text = body.toString('utf8');
   let json: unknown = null;
   if ((finished.headers['content-type'] ?? '').includes('json')) {

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
   ensureWalletAccount,
-  lockLedgerAccounts,
   PartlyCovered,
   pickSystemAccount,
   postPendingWithFee,
@@ -10,9 +9,11 @@ import {
   reserveSplit,
   transferAll,
   voidPending,
+  withLedgerLocks,
   type LedgerTransfer,
 } from '../../../shared/ledger/index.js';
 import { AppError } from '../../../shared/errors.js';
+import type { Logger } from '../../../shared/logger.js';
 import { formatMoney } from '../../../shared/money.js';
 import type { CallPrice } from '../services/pricing.js';
 
@@ -101,14 +102,43 @@ function sharesOf(hold: Hold, amount: bigint, fee: bigint): { take: bigint; take
   });
 }
 
+/** Releases one part of a call's hold, by the call's own release key. */
+const releasePart = (em: EntityManager, hold: Hold, index: number, reason: string) =>
+  voidPending(em, { pendingId: hold.parts[index]!.pendingId, idempotencyKey: partKey(hold.callId, 'release', index), metadata: { reason } });
+
+/** A part not released now stays held until the orphan sweep releases it: logged, never thrown. */
+async function releasePartOrLog(em: EntityManager, hold: Hold, index: number, reason: string, log: Logger): Promise<void> {
+  await releasePart(em, hold, index, reason).catch((error) =>
+    log.error({ err: error, callId: hold.callId, pendingId: hold.parts[index]!.pendingId, reason }, 'hold of a call not released here; the orphan sweep releases it if still pending'),
+  );
+}
+
 /**
  * Posts what the call costs (never more than held): the publisher's payable earns the price, and
  * the platform's revenue takes the fee from it. When one part pays it all (one account, or prepaid
  * credits that covered a pay-per-use cost), that part is posted with the others of the paid path
- * and a wallet part not needed is released after (by the orphan sweep, should that fail); when both
- * parts pay, they are posted together in one transaction, their accounts locked up front.
+ * and a wallet part not needed is released after; when both parts pay, they are posted together
+ * in one transaction (withLedgerLocks). A charge that fails posted nothing: the hold is released
+ * before the error is rethrown, so no caller need do it. `log` tells of a release that failed,
+ * left to the orphan sweep.
  */
-export async function captureCallCharge(em: EntityManager, hold: Hold, price: CallPrice, metadata: Record<string, unknown>): Promise<Charge> {
+export async function captureCallCharge(
+  em: EntityManager,
+  hold: Hold,
+  price: CallPrice,
+  metadata: Record<string, unknown>,
+  log: Logger,
+): Promise<Charge> {
+  try {
+    return await postCallCharge(em, hold, price, metadata, log);
+  } catch (error) {
+    // Were a part posted after all, its release would be refused as closed and change nothing.
+    await Promise.all(hold.parts.map((_part, index) => releasePartOrLog(em, hold, index, 'charge_failed', log)));
+    throw error;
+  }
+}
+
+async function postCallCharge(em: EntityManager, hold: Hold, price: CallPrice, metadata: Record<string, unknown>, log: Logger): Promise<Charge> {
   const amount = smaller(price.total, hold.amount);
   const fee = smaller(price.fee, amount);
   const feeAccount = await pickSystemAccount(em, 'platform_revenue', { shardKey: hold.callId });
@@ -133,18 +163,12 @@ export async function captureCallCharge(em: EntityManager, hold: Hold, price: Ca
   });
   if (hold.parts.length === 1 || shares[1]!.take === 0n) {
     const posted = await post(em, 0);
-    if (hold.parts.length > 1) {
-      await voidPending(em, { pendingId: hold.parts[1]!.pendingId, idempotencyKey: partKey(hold.callId, 'release', 1), metadata: { reason: 'not_needed' } }).catch(
-        () => undefined,
-      );
-    }
+    if (hold.parts.length > 1) await releasePartOrLog(em, hold, 1, 'not_needed', log);
     return chargeOf([posted]);
   }
-  return em.transactional(async (tx) => {
-    const db = tx as EntityManager;
-    await lockLedgerAccounts(db, [...hold.parts.map((part) => part.debitAccountId), hold.payableAccountId, feeAccount]);
-    return chargeOf([await post(db, 0), await post(db, 1)]);
-  });
+  const reserves = hold.parts.map((part) => part.pendingId);
+  const accounts = [...hold.parts.map((part) => part.debitAccountId), hold.payableAccountId, feeAccount];
+  return withLedgerLocks(em, { reserves, accounts }, async (tx) => chargeOf([await post(tx, 0), await post(tx, 1)]));
 }
 
 /**
@@ -168,9 +192,7 @@ export async function refundCallCharge(em: EntityManager, hold: Hold, charge: Ch
 
 /** Unsuccessful work costs nothing: the hold is released whole (each part is tried, even when one fails). */
 export async function releaseCallCharge(em: EntityManager, hold: Hold, reason: string): Promise<void> {
-  const released = await Promise.allSettled(
-    hold.parts.map((part, index) => voidPending(em, { pendingId: part.pendingId, idempotencyKey: partKey(hold.callId, 'release', index), metadata: { reason } })),
-  );
+  const released = await Promise.allSettled(hold.parts.map((_part, index) => releasePart(em, hold, index, reason)));
   const failed = released.find((outcome) => outcome.status === 'rejected');
   if (failed) throw failed.reason;
 }

@@ -125,8 +125,23 @@ async function holdFromWallet(context: RequestContext, target: CallTarget, reque
 }
 
 /**
+ * The answer read whole (capped), for charging by it or answering with it. One that cannot be
+ * read abandons the call: nothing is charged.
+ */
+export async function readPaidAnswer(context: RequestContext, started: StartedCall): Promise<Buffer> {
+  try {
+    return await context.services.upstream.readWhole(started.response.body);
+  } catch (error) {
+    await abandonPaidCall(context, started, error instanceof AppError ? error.code : 'response_unreadable');
+    throw nothingCharged(error);
+  }
+}
+
+/**
  * After the upstream answered: successful work (2xx, 3xx) is charged — the price, or for
- * pay_per_use the upstream's reported cost read from `body` — anything else releases the hold.
+ * pay_per_use the upstream's reported cost read from `body` — anything else releases the hold. A
+ * call that fails here is abandoned before the error is rethrown (its hold released, an on-chain
+ * payment not settled dropped), so no caller need do it.
  */
 export async function finishPaidCall(
   context: RequestContext,
@@ -134,6 +149,17 @@ export async function finishPaidCall(
   counters: UsageCounters,
   body: Buffer | null,
 ): Promise<FinishedCall> {
+  try {
+    return await settlePaidCall(context, started, counters, body);
+  } catch (error) {
+    await abandonPaidCall(context, started, 'charge_failed').catch((abandonError) =>
+      context.log.error({ err: abandonError, callId: started.callId }, 'a call whose charge failed was not abandoned cleanly'),
+    );
+    throw error;
+  }
+}
+
+async function settlePaidCall(context: RequestContext, started: StartedCall, counters: UsageCounters, body: Buffer | null): Promise<FinishedCall> {
   const { target, hold, onChain, response, request } = started;
   const headers = callerResponseHeaders(response.headers);
   const success = isSuccess(response.statusCode);
@@ -154,7 +180,7 @@ export async function finishPaidCall(
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
       : target.price;
-    charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }));
+    charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }), context.log);
     Object.assign(headers, chargeHeaders(charge));
     counters.record(target.publisher.id, context.identity?.userId ?? null, charge.publisherEarned);
     metrics.countCharge(charge.amount);
@@ -199,7 +225,7 @@ export async function refundBrokenAnswer(context: RequestContext, started: Start
 }
 
 /** A call that failed after the upstream answered but before it was settled: release the hold, drop the body. */
-export async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
+async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
   // The body is dropped: an abort error it may still emit (read whole already, or cut) concerns no one.
   started.response.body.on('error', () => undefined).destroy();
   if (started.hold) await releaseCallCharge(context.em, started.hold, reason);

@@ -3,10 +3,9 @@ import type { RequestContext } from '../../../shared/context.js';
 import { readCapped } from '../../../shared/http/upstream-client.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
-import { abandonPaidCall, finishPaidCall, needsBufferedBody, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
+import { finishPaidCall, needsBufferedBody, readPaidAnswer, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
 import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
-import { rethrowNothingCharged } from './nothing-charged.js';
 import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
@@ -65,7 +64,7 @@ async function relay(services: PlatformServices, context: RequestContext, starte
   const counters = usageCountersOf(services);
   let finished: FinishedCall | null = null;
   try {
-    const buffered = needsBufferedBody(started) ? await services.upstream.readWhole(started.response.body).catch(rethrowNothingCharged) : null;
+    const buffered = needsBufferedBody(started) ? await readPaidAnswer(context, started) : null;
     finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
     for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
@@ -77,8 +76,8 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     else res.setHeader('content-length', length);
     await relayBody(started.response.body, res);
   } catch (error) {
+    // Not charged: reading and finishing abandon the call themselves when they fail.
     if (!finished) {
-      await abandonPaidCall(context, started, 'relay_failed');
       if (!res.destroyed) sendProxyError(res, context, error);
       return;
     }

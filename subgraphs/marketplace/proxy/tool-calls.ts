@@ -5,6 +5,7 @@ import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { publisherForCall } from '../services/load-publisher-for-call.js';
 import { enforceCallRate } from './call-rate.js';
 import { pricingOf } from '../services/pricing-of.js';
+import type { CallPrice } from '../services/pricing.js';
 import { resolveCallTarget } from './call-target.js';
 import { captureCallCharge, holdCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { nothingCharged } from './nothing-charged.js';
@@ -82,9 +83,19 @@ async function callTool(context: RequestContext, slug: string, toolName: string,
     const text = (result.content as { type: string; text?: string }[] | undefined)?.find((part) => part.type === 'text')?.text;
     throw nothingCharged(new AppError(502, 'tool_failed', text ? truncated(text) : `Tool ${toolName} reported an error`));
   }
-  const charge = hold ? await captureCallCharge(context.em, hold, target.price, { ...metadata, status: 'ok' }) : null;
+  const charge = hold ? await captureToolCharge(context, hold, target.price, metadata) : null;
   usageCountersOf(context.services).record(target.publisher.id, identity.userId, charge?.publisherEarned ?? 0n);
   if (charge) metrics.countCharge(charge.amount);
   else metrics.countUncharged(false);
   return { result, charge };
+}
+
+/** A charge that fails gave the hold back (captureCallCharge): the call ends uncharged. */
+async function captureToolCharge(context: RequestContext, hold: Hold, price: CallPrice, metadata: Record<string, unknown>): Promise<Charge> {
+  try {
+    return await captureCallCharge(context.em, hold, price, { ...metadata, status: 'ok' }, context.log);
+  } catch (error) {
+    context.services.metrics.countUncharged(true);
+    throw error;
+  }
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../shared/ledger/index.js';
 import { captureCallCharge, holdCallCharge } from '../../../subgraphs/marketplace/proxy/charging.js';
 import type { CallPrice } from '../../../subgraphs/marketplace/services/pricing.js';
+import type { Logger } from '../../../shared/logger.js';
 import type { BenchRow, BenchScenario } from '../scenario.js';
 
 const CONCURRENCY = 16;
@@ -61,7 +62,7 @@ const PAID_CALLERS = 50;
  * its post with the gateway fee, from PAID_CALLERS concurrent callers, each on its own wallet.
  * Outside a transaction these are group-committed; the figures include the batch sizes that formed.
  */
-async function runPaidCharges(em: Em, wallets: { userId: string; wallet: string }[]) {
+async function runPaidCharges(em: Em, wallets: { userId: string; wallet: string }[], log: Logger) {
   const publisherId = randomUUID();
   const price: CallPrice = { base: DEBIT - DEBIT / 50n, markup: 0n, fee: DEBIT / 50n, total: DEBIT, minimumApplied: false };
   const before = await ledgerBatchStats(em());
@@ -73,7 +74,7 @@ async function runPaidCharges(em: Em, wallets: { userId: string; wallet: string 
       while (next < DEBITS) {
         next++;
         const hold = await holdCallCharge(db, { callId: randomUUID(), userId, publisherId, amount: DEBIT, metadata: { bench: true } });
-        await captureCallCharge(db, hold, price, { bench: true });
+        await captureCallCharge(db, hold, price, { bench: true }, log);
       }
     }),
   );
@@ -99,7 +100,7 @@ export const ledgerScenario: BenchScenario = {
     }
     const spread = await runDebits(em, (index) => owners[index % owners.length]!.wallet);
     for (const { wallet } of owners.slice(0, PAID_CALLERS)) await fund(setup, wallet, BigInt(DEBITS) * DEBIT);
-    const paid = await runPaidCharges(em, owners);
+    const paid = await runPaidCharges(em, owners, services.log);
 
     const hot = await ensureWalletAccount(setup, randomUUID());
     const funded = BigInt(DEBITS) * DEBIT - 500n * DEBIT;
