@@ -9,6 +9,9 @@ import { fundPrepaid, fundWallet } from '../support/funding.js';
 import { withInsertsRefused } from '../support/database-faults.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
 import { usageCountersOf } from '../../subgraphs/marketplace/proxy/usage-counters-of.js';
+import { nothingCharged } from '../../subgraphs/marketplace/proxy/nothing-charged.js';
+import type { AppError } from '../../shared/errors.js';
+import { BlockedDestinationError } from '../../shared/http/ssrf-guard.js';
 import { UsageCounters } from '../../subgraphs/marketplace/proxy/usage-counters.js';
 import { forgetPublisherForCall, publisherForCall } from '../../subgraphs/marketplace/services/load-publisher-for-call.js';
 
@@ -396,6 +399,13 @@ describe('charging', () => {
     expect(statuses.filter((s) => s === 402)).toHaveLength(150);
     expect(upstream.requests.filter((r) => r.path.startsWith('/echo/race')).length - before).toBe(50);
     expect(await balanceOf(agent.api_key)).toBe('0.00');
+  });
+
+  it('an error that says nothing was charged keeps the original, with its class and stack, as its cause', () => {
+    const original = new BlockedDestinationError('10.0.0.1');
+    const told = nothingCharged(original) as AppError;
+    expect([told.status, told.code, told.message]).toEqual([502, 'upstream_address_blocked', `${original.message}; nothing was charged`]);
+    expect(told.cause).toBe(original);
   });
 });
 
