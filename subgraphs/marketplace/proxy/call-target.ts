@@ -25,6 +25,25 @@ export interface CallTarget {
   payableOnChain: boolean;
 }
 
+/** A call as it is priced: a tool call names a tool, not a path (its path is not matched), and is priced per execution. */
+export interface PricedCall {
+  method: string;
+  path: string;
+  rows: number;
+  viaTools: boolean;
+}
+
+/**
+ * Which endpoint a call takes (refusing one it may not take) and what it costs: the one decision
+ * the proxy charges by and the estimate quotes.
+ */
+export function priceCallOn(loaded: PublisherForCall, call: PricedCall): { endpoint: PublisherEndpoint | null; pricing: PublisherPricing; price: CallPrice } {
+  const { publisher } = loaded;
+  const { endpoint, lookalike } = call.viaTools ? NO_MATCH : matchAllowedEndpoint(publisher, loaded.endpoints, call.method, call.path);
+  const pricing = pricingOf(loaded.pricing);
+  const shape = { method: call.method, rows: call.rows, execution: call.viaTools || publisher.publisherCategory === 'compute' };
+  return { endpoint, pricing, price: priceOfCall(pricing, endpoint, lookalike, shape, publisher.gatewayFeePercent) };
+}
 
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
@@ -47,15 +66,7 @@ export async function resolveCallTarget(
 ): Promise<CallTarget> {
   const loaded = await publisherForCall(context.services, context.em, call.slug);
   const { publisher } = loaded;
-  const { endpoint, lookalike } = call.viaTools ? NO_MATCH : matchAllowedEndpoint(publisher, loaded.endpoints, call.method, call.path);
-  const pricing = pricingOf(loaded.pricing);
-  const price = priceOfCall(
-    pricing,
-    endpoint,
-    lookalike,
-    { method: call.method, rows: 0, execution: call.viaTools || publisher.publisherCategory === 'compute' },
-    publisher.gatewayFeePercent,
-  );
+  const { endpoint, pricing, price } = priceCallOn(loaded, { method: call.method, path: call.path, rows: 0, viaTools: Boolean(call.viaTools) });
   const anonymousAllowed = endpoint?.access === 'public_anonymous';
   const payableOnChain = publisher.billingModel === 'x402_per_request' && price.total > 0n;
   // A caller without an account can still pay an x402_per_request publisher on-chain; a call that

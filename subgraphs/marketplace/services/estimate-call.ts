@@ -4,10 +4,8 @@ import { HTTP_METHODS } from '../entities/constants.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { checkedCallPath } from '../proxy/call-path.js';
-import { matchAllowedEndpoint, NO_MATCH } from './call-access.js';
+import { priceCallOn } from '../proxy/call-target.js';
 import { publisherForCall } from './load-publisher-for-call.js';
-import { priceOfCall } from './pricing.js';
-import { pricingOf } from './pricing-of.js';
 import { toolCallName } from './reserved-paths.js';
 import { oneOf } from './validate.js';
 
@@ -23,8 +21,8 @@ const ESTIMABLE_METHODS = [...HTTP_METHODS, 'HEAD'] as const;
 
 /**
  * POST /publishers/{slug}/estimate: what a call would cost, decided as the proxy decides it, on
- * the same view of the publisher (cached per process): the path is vetted, a path the call could
- * not take is refused, and the price comes from the function the proxy charges with.
+ * the same view of the publisher (cached per process): the path is vetted, and the endpoint and
+ * price are decided by the proxy's own priceCallOn (a path the call could not take is refused).
  */
 export async function estimateCall(context: RequestContext, slug: string, input: EstimateInput): Promise<Estimate> {
   const loaded = await publisherForCall(context.services, context.em, slug);
@@ -32,18 +30,11 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   if (input.publisherId !== publisher.id) throw badRequest('publisher_mismatch', 'publisher_id does not match the publisher of this path');
   if (input.rows != null && (!Number.isInteger(input.rows) || input.rows < 0)) throw badRequest('invalid_rows', 'rows must be 0 or more');
   const method = oneOf((input.method ?? (publisher.publisherCategory === 'database' ? 'POST' : 'GET')).toUpperCase(), ESTIMABLE_METHODS, 'method');
-  const pricing = pricingOf(loaded.pricing);
-  // As the data plane routes it: a tool call is priced per execution.
+  // As the data plane routes it: a tool call names a tool, not a path; any other call without a
+  // path is the root resource.
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
-  // A tool call names a tool, not an endpoint; any other call without a path is the root resource, as the proxy routes it.
-  const { endpoint, lookalike } = toolCall ? NO_MATCH : matchAllowedEndpoint(publisher, loaded.endpoints, method, checkedCallPath(input.path || '/'));
-  const price = priceOfCall(
-    pricing,
-    endpoint,
-    lookalike,
-    { method, rows: input.rows ?? 0, execution: toolCall || publisher.publisherCategory === 'compute' },
-    publisher.gatewayFeePercent,
-  );
+  const path = toolCall ? '' : checkedCallPath(input.path || '/');
+  const { pricing, price } = priceCallOn(loaded, { method, path, rows: input.rows ?? 0, viaTools: toolCall });
   return {
     estimatedCost: formatMicros(price.total),
     currency: pricing.assetSymbol ?? 'USD',
