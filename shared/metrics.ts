@@ -106,24 +106,22 @@ export class PlatformMetrics {
     let reading: Promise<LedgerState> | null = null;
     const readLedgerState = (gauge: string) =>
       this.readForScrape(gauge, () => (reading ??= ledgerState(em(), config).finally(() => (reading = null))), log);
-    new Gauge({
-      name: 'acp_ledger_pending_holds',
-      help: 'Call holds not yet posted or voided',
-      registers: [this.registry],
-      async collect() {
-        const state = await readLedgerState('acp_ledger_pending_holds');
-        this.set(state ? state.pendingHolds : NaN);
-      },
-    });
-    new Gauge({
-      name: 'acp_ledger_oldest_pending_hold_seconds',
-      help: 'Age of the oldest pending hold (an orphan sweep releases holds older than PROXY_HOLD_EXPIRY_SECONDS)',
-      registers: [this.registry],
-      async collect() {
-        const state = await readLedgerState('acp_ledger_oldest_pending_hold_seconds');
-        this.set(state ? state.oldestHoldSeconds : NaN);
-      },
-    });
+    const ledgerGauge = (name: string, help: string, valueOf: (state: LedgerState) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          const state = await readLedgerState(name);
+          this.set(state ? valueOf(state) : NaN);
+        },
+      });
+    ledgerGauge('acp_ledger_pending_holds', 'Call holds not yet posted or voided', (state) => state.pendingHolds);
+    ledgerGauge(
+      'acp_ledger_oldest_pending_hold_seconds',
+      'Age of the oldest pending hold (an orphan sweep releases holds older than PROXY_HOLD_EXPIRY_SECONDS)',
+      (state) => state.oldestHoldSeconds,
+    );
     new Gauge({
       name: 'acp_x402_unsettled_payments',
       help: 'On-chain payments not yet in the ledger: settled_unbooked (the sweep books them), settle_unknown and verified_stale (a crash left it between settling and booking): an operator must check those',
