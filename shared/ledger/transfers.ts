@@ -118,13 +118,13 @@ function checkKey(key: string) {
   }
 }
 
-function checkMove(input: TransferInput) {
+export function checkMove(input: TransferInput) {
   checkKey(input.idempotencyKey);
   if (typeof input.amount !== 'bigint' || input.amount <= 0n) throw badRequest('invalid_amount', 'Amount must be greater than zero');
   if (input.debit === input.credit) throw badRequest('same_account', 'A transfer needs two different accounts');
 }
 
-const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
+export const json = (value: Record<string, unknown> | null | undefined) => (value ? JSON.stringify(value) : null);
 
 export async function findTransfer(em: EntityManager, idempotencyKey: string): Promise<LedgerTransfer | null> {
   const [row] = await runLedgerStatement(em, `select ${TRANSFER_COLUMNS} from ledger_transfer where idempotency_key = ?`, [idempotencyKey]);
@@ -143,43 +143,60 @@ function replayOf(existing: LedgerTransfer, same: Same): LedgerTransfer {
   return existing;
 }
 
+/** One money statement, with how to find what an earlier run under the same idempotency key made. */
+export interface MoneyStatement<T> {
+  sql: string;
+  params: unknown[];
+  /** The stored result of an earlier run with the same idempotency key(s), or null when there is none. */
+  replay(): Promise<T | null>;
+  /** The answer from the rows the statement returned; with no rows, it moved nothing and replay found nothing. */
+  answer(rows: Record<string, any>[]): T | Promise<T>;
+}
+
 /**
  * Runs one money statement. Outside a transaction a deadlock is retried (the statement rolled
  * back whole); inside the caller's transaction the key is looked up first, since a failed
  * statement would abort that transaction.
  */
-async function run(
-  em: EntityManager,
-  sql: string,
-  params: unknown[],
-  key: string,
-  same: Same,
-  explainEmpty: () => Promise<never>,
-): Promise<LedgerTransfer> {
+export async function runMoneyStatement<T>(em: EntityManager, statement: MoneyStatement<T>): Promise<T> {
   const inTransaction = em.isInTransaction();
   if (inTransaction) {
-    const existing = await findTransfer(em, key);
-    if (existing) return replayOf(existing, same);
+    const existing = await statement.replay();
+    if (existing) return existing;
   }
   for (let attempt = 1; ; attempt++) {
     let rows: Record<string, any>[];
     try {
-      rows = await runLedgerStatement(em, sql, params);
+      rows = await runLedgerStatement(em, statement.sql, statement.params);
     } catch (error) {
       if (isUniqueViolation(error)) {
         if (inTransaction) throw conflict('idempotency_in_progress', 'The same idempotency key is being used concurrently');
-        const existing = await findTransfer(em, key);
-        if (existing) return replayOf(existing, same);
+        const existing = await statement.replay();
+        if (existing) return existing;
       }
       if (isRetryable(error) && !inTransaction && attempt < MAX_ATTEMPTS) continue;
       if (isForeignKeyViolation(error)) throw ledgerAccountMissing(error);
       throw error;
     }
-    if (rows[0]) return transferFromRow(rows[0]);
-    const existing = await findTransfer(em, key);
-    if (existing) return replayOf(existing, same);
-    return explainEmpty();
+    if (rows.length === 0) {
+      const existing = await statement.replay();
+      if (existing) return existing;
+    }
+    return statement.answer(rows);
   }
+}
+
+/** Runs a statement that makes one transfer, keyed by `key`; `same` tells a replay from a conflict. */
+function run(em: EntityManager, sql: string, params: unknown[], key: string, same: Same, explainEmpty: () => Promise<never>): Promise<LedgerTransfer> {
+  return runMoneyStatement(em, {
+    sql,
+    params,
+    replay: async () => {
+      const existing = await findTransfer(em, key);
+      return existing ? replayOf(existing, same) : null;
+    },
+    answer: (rows) => (rows[0] ? transferFromRow(rows[0]) : explainEmpty()),
+  });
 }
 
 async function explainRefusedMove(em: EntityManager, input: TransferInput): Promise<never> {

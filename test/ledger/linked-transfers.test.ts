@@ -80,6 +80,45 @@ describe('reserve from the first account that covers', () => {
     expect((await getAccountBalance(em, prepaid)).available).toBe(0n);
   });
 
+  it('reserveSplit repeated with its key answers the parts the first made and holds nothing more; another amount is a conflict', async () => {
+    const { wallet, prepaid, payable } = await accounts(40n, 100n);
+    const idempotencyKey = key();
+    const split = (amount: bigint) => reserveSplit(em, { idempotencyKey, debits: [prepaid, wallet], credit: payable, amount, kind: 'charge' });
+    const first = await split(60n);
+    // The balances changed since: a fresh split would now take all 60 from the wallet.
+    const again = await split(60n);
+    expect(again?.map((part) => [part.id, part.debitAccountId, part.amount, part.replayed])).toEqual(first!.map((part) => [part.id, part.debitAccountId, part.amount, true]));
+    expect([(await getAccountBalance(em, prepaid)).available, (await getAccountBalance(em, wallet)).available]).toEqual([0n, 80n]);
+    expect(await errorOf(split(70n))).toEqual({ status: 409, code: 'idempotency_conflict' });
+  });
+
+  it('reserveSplit refuses the same account twice and holds nothing when the second account does not exist', async () => {
+    const { wallet, prepaid, payable } = await accounts(40n, 100n);
+    const input = (debits: [string, string], credit = payable) => ({ idempotencyKey: key(), debits, credit, amount: 60n, kind: 'charge' });
+    expect(await errorOf(reserveSplit(em, input([prepaid, prepaid])))).toEqual({ status: 400, code: 'same_account' });
+    expect(await errorOf(reserveSplit(em, input([prepaid, payable])))).toEqual({ status: 400, code: 'same_account' });
+    expect(await reserveSplit(em, input([prepaid, randomUUID()]))).toBeNull();
+    expect((await getAccountBalance(em, prepaid)).available).toBe(40n);
+  });
+
+  it('reserveSplit racing batched holds on the same accounts: 5 holds of 10 on 25 prepaid and 30 wallet units, neither overdrawn', async () => {
+    const { wallet, prepaid, payable } = await accounts(25n, 30n);
+    const racing = await Promise.all(
+      Array.from({ length: 16 }, (_, index) => {
+        const input = { idempotencyKey: key(), debits: [prepaid, wallet] as [string, string], credit: payable, amount: 10n, kind: 'charge' };
+        const held = index % 2 === 0 ? reserveSplit(database().em(), input) : reserveFromFirst(database().em(), input).then((part) => [part]);
+        return held.then((parts) => parts?.reduce((sum, part) => sum + part.amount, 0n) ?? 0n, () => 0n);
+      }),
+    );
+    const prepaidLeft = (await getAccountBalance(em, prepaid)).available;
+    const walletLeft = (await getAccountBalance(em, wallet)).available;
+    expect(prepaidLeft >= 0n && walletLeft >= 0n).toBe(true);
+    expect(racing.reduce((sum, held) => sum + held, 0n)).toBe(55n - prepaidLeft - walletLeft);
+    // A split fails only once less than 10 is left in all, and 8 splits cannot all succeed: 5 holds.
+    expect([racing.filter((held) => held > 0n).length, prepaidLeft + walletLeft]).toEqual([5, 5n]);
+    await expectLedgerBalanced(em);
+  });
+
   it('skips a preferred account that does not exist yet', async () => {
     const { wallet, prepaid, payable } = await accounts(null, 100n);
     expect((await hold([prepaid, wallet], payable, 10n)).debitAccountId).toBe(wallet);
