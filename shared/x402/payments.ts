@@ -3,12 +3,6 @@ import type { StoredTransfer } from './booking.js';
 import type { VerifiedPayment } from './verify.js';
 import type { X402Network } from './networks.js';
 
-/** JavaScript dates (and so PostgreSQL timestamps written from them) end here: an authorization valid longer never expires. */
-const LATEST_TIMESTAMP_SECONDS = 8_640_000_000_000n;
-
-const timestampOf = (unixSeconds: bigint) =>
-  unixSeconds > LATEST_TIMESTAMP_SECONDS ? 'infinity' : new Date(Number(unixSeconds) * 1000).toISOString();
-
 export interface PaymentDetails {
   payTo: string;
   resource: string;
@@ -37,7 +31,7 @@ export async function recordPayment(em: EntityManager, network: X402Network, pay
       payment.amount.toString(),
       details.payTo.toLowerCase(),
       details.resource,
-      timestampOf(payment.validBefore),
+      new Date(Number(payment.validBefore) * 1000).toISOString(),
       details.publisherShare?.publisherId ?? null,
       details.publisherShare?.amount.toString() ?? null,
       JSON.stringify(details.plan),

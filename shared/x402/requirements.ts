@@ -22,8 +22,11 @@ export interface PaymentTerms {
   amount: bigint;
   resource: string;
   description: string;
+  /** How long a payment's authorization may be valid for; 300 s when not given. */
   maxTimeoutSeconds?: number;
 }
+
+export const maxTimeoutSecondsOf = (terms: PaymentTerms) => terms.maxTimeoutSeconds ?? 300;
 
 export function requirementsV1(terms: PaymentTerms): PaymentRequirementsV1 {
   return {
@@ -34,7 +37,7 @@ export function requirementsV1(terms: PaymentTerms): PaymentRequirementsV1 {
     description: terms.description,
     mimeType: 'application/json',
     payTo: terms.payTo,
-    maxTimeoutSeconds: terms.maxTimeoutSeconds ?? 300,
+    maxTimeoutSeconds: maxTimeoutSecondsOf(terms),
     asset: terms.network.asset,
     extra: terms.network.eip712,
   };

@@ -1,6 +1,6 @@
 import { getAddress, isAddress, verifyTypedData } from 'ethers';
 import type { X402Reason } from './reasons.js';
-import type { PaymentTerms } from './requirements.js';
+import { maxTimeoutSecondsOf, type PaymentTerms } from './requirements.js';
 
 /** Why a payment was refused; answered in the 402 body's `error`. */
 export class PaymentRejected extends Error {
@@ -43,6 +43,13 @@ const TRANSFER_WITH_AUTHORIZATION = {
 /** Seconds a signature must still be valid for, so it cannot expire while being settled. */
 export const VALIDITY_MARGIN_SECONDS = 6;
 
+/**
+ * How far a payer's clock may run ahead of ours. Clients sign validBefore = their now +
+ * maxTimeoutSeconds; an authorization valid for longer is refused, since until its validBefore has
+ * passed, a settlement left unanswered can neither be booked nor failed.
+ */
+export const CLOCK_SKEW_SECONDS = 600;
+
 const INTEGER = /^\d{1,78}$/;
 
 export function decodePaymentHeader(header: string): Record<string, any> {
@@ -71,8 +78,9 @@ function authorizationOf(payload: Record<string, any>): { authorization: Authori
 
 /**
  * Checks an "exact" EIP-3009 payment against what we asked for: scheme, network, asset, payee,
- * amount, validity window and the EIP-712 signature of `from`. Does not check replay (the caller
- * records (network, payer, nonce) once) nor settle.
+ * amount, validity window (valid now, for at least VALIDITY_MARGIN_SECONDS more and for no longer
+ * than maxTimeoutSeconds, give or take CLOCK_SKEW_SECONDS) and the EIP-712 signature of `from`.
+ * Does not check replay (the caller records (network, payer, nonce) once) nor settle.
  */
 export function verifyExactPayment(payload: Record<string, any>, terms: PaymentTerms, nowSeconds = Math.floor(Date.now() / 1000)): VerifiedPayment {
   const version = payload.x402Version;
@@ -90,7 +98,9 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
   if (getAddress(authorization.to) !== getAddress(terms.payTo)) throw new PaymentRejected('invalid_exact_evm_payload_recipient_mismatch');
   if (BigInt(authorization.value) !== terms.amount) throw new PaymentRejected('invalid_exact_evm_payload_authorization_value');
   if (BigInt(authorization.validAfter) > BigInt(nowSeconds)) throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after');
-  if (BigInt(nowSeconds) >= BigInt(authorization.validBefore) - BigInt(VALIDITY_MARGIN_SECONDS)) {
+  const validBefore = BigInt(authorization.validBefore);
+  const latestValidBefore = BigInt(nowSeconds + maxTimeoutSecondsOf(terms) + CLOCK_SKEW_SECONDS);
+  if (BigInt(nowSeconds) >= validBefore - BigInt(VALIDITY_MARGIN_SECONDS) || validBefore > latestValidBefore) {
     throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_before');
   }
   let signer: string;
@@ -110,7 +120,7 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
     payer: getAddress(authorization.from),
     nonce: authorization.nonce.toLowerCase(),
     amount: terms.amount,
-    validBefore: BigInt(authorization.validBefore),
+    validBefore,
     paymentPayload: payload,
   };
 }

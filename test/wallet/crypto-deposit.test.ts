@@ -105,6 +105,8 @@ describe('on-chain deposit (x402)', () => {
     ['a wrong amount', { value: 1_000_000n }, 'invalid_exact_evm_payload_authorization_value'],
     ['a wrong payee', { to: Wallet.createRandom().address }, 'invalid_exact_evm_payload_recipient_mismatch'],
     ['an expired authorization', { validBefore: Math.floor(Date.now() / 1000) + 3 }, 'invalid_exact_evm_payload_authorization_valid_before'],
+    // Asked for at most 300 s: one valid for a day could stay unresolvable for a day.
+    ['an authorization valid for a day', { validBefore: Math.floor(Date.now() / 1000) + 86_400 }, 'invalid_exact_evm_payload_authorization_valid_before'],
     ['a not yet valid authorization', { validAfter: Math.floor(Date.now() / 1000) + 600 }, 'invalid_exact_evm_payload_authorization_valid_after'],
     ['another network', { network: 'eip155:8453' }, 'invalid_network'],
   ])('refuses %s with 402 and credits nothing', async (_label, overrides, reason) => {
@@ -310,14 +312,14 @@ describe('on-chain deposit (x402)', () => {
     expect(await resolveUnknownPayment(em, key, { settled: false }, t.platform.services)).toBe('failed');
   });
 
-  it.each([8_700_000_000_000, 10_000_000_000_000])('accepts an authorization valid for longer than dates go (validBefore %d, kept as never expiring)', async (validBefore) => {
+  it.each([8_700_000_000_000, 10_000_000_000_000])('refuses an authorization valid for longer than dates go (validBefore %d) and records nothing', async (validBefore) => {
     const agent = await registerAgent(t);
     const header = await signPaymentHeader(payer, { to: PLATFORM_PAY_TO, value: 100_000n, validBefore });
     const response = await deposit(agent.api_key, { amount: '0.10', publisher_id: publisherId }, header);
-    expect(response.status).toBe(200);
+    expect([response.status, response.body.error]).toEqual([402, 'invalid_exact_evm_payload_authorization_valid_before']);
     const em = t.platform.services.orm.em.fork() as EntityManager;
-    const [payment] = await em.execute(`select valid_before::text from x402_payment where payer = ? order by created_at desc limit 1`, [payer.address.toLowerCase()]);
-    expect(payment.valid_before).toBe('infinity');
+    const nonce = decodeHeaderJson(header).payload.authorization.nonce;
+    expect(await em.execute('select 1 from x402_payment where nonce = ?', [nonce])).toEqual([]);
   });
 
   it('in verify-only mode a verified signature is enough (no facilitator call)', async () => {
