@@ -94,6 +94,8 @@ export class ChangeNotices {
   /** Listens before the process serves anything; a database that cannot be reached fails the start. */
   async start(): Promise<void> {
     await this.listen();
+    // Closed while connecting: the connection just made is the one close() could not end.
+    if (this.closed) return this.close();
     this.heartbeat = setInterval(() => void this.ping(), this.heartbeatMs);
     this.heartbeat.unref();
   }

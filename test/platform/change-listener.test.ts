@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
-import { ChangeNotices, type ChangeNoticesOptions } from '../../shared/db/change-notices.js';
+import { CHANGE_LISTENER_APPLICATION, ChangeNotices, type ChangeNoticesOptions } from '../../shared/db/change-notices.js';
 import { startTcpRelay, type TcpRelay } from '../fakes/tcp-relay.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -41,6 +41,12 @@ afterAll(async () => {
 
 // Heartbeats every 200 ms; 3 s to answer, so that a loaded machine (2 cores, jest workers and PostgreSQL) does not drop a healthy connection.
 async function startListener(options: ChangeNoticesOptions = { heartbeatMs: 200, heartbeatTimeoutMs: 3000 }): Promise<Listener> {
+  const listener = await createListener(options);
+  await listener.notices.start();
+  return listener;
+}
+
+async function createListener(options: ChangeNoticesOptions = { heartbeatMs: 200, heartbeatTimeoutMs: 3000 }): Promise<Listener> {
   const url = new URL(database.url);
   const relay = await startTcpRelay({ host: url.hostname, port: Number(url.port || 5432) });
   url.host = relay.address;
@@ -50,7 +56,6 @@ async function startListener(options: ChangeNoticesOptions = { heartbeatMs: 200,
   listener.notices.on('publisher', (slug) => listener.heard.push(slug));
   listener.notices.onResync(() => listener.resyncs++);
   started.push(listener);
-  await listener.notices.start();
   return listener;
 }
 
@@ -127,6 +132,22 @@ describe('the change listener', () => {
     // Well past the next retry (500 ms) and several heartbeats.
     await sleep(1500);
     expect(listener.relay.accepted).toBe(accepted);
+    expect(listener.resyncs).toBe(0);
+  });
+
+  it('closed while it is still connecting, ends the connection it was making and sets no heartbeat', async () => {
+    const pendingTimers = trackTimers();
+    const listener = await createListener();
+    const starting = listener.notices.start();
+    await listener.notices.close();
+    await starting;
+    const listening = async () =>
+      Number((await announcer.query(`select count(*) from pg_stat_activity where datname = current_database() and application_name = $1`, [CHANGE_LISTENER_APPLICATION])).rows[0].count);
+    for (let waited = 0; (await listening()) > 0 && waited < 5000; waited += 50) await sleep(50);
+    expect(await listening()).toBe(0);
+    expect(pendingTimers()).toBe(0);
+    await sleep(500);
+    expect(listener.relay.accepted).toBe(1);
     expect(listener.resyncs).toBe(0);
   });
 
