@@ -4,8 +4,13 @@ import type { PaymentKey } from './payments.js';
 import { resolveUnknownPayment, staleVerifiedWhere, type Bookkeeper } from './reconcile.js';
 
 const CHAIN_SWEEP_BATCH = 100;
-/** A payment a person must look at is asked about again hourly, not every minute. */
-const UNCLEAR_RECHECK = `interval '1 hour'`;
+/**
+ * A payment a person must look at is not asked about again by the sweeps: what the chain showed
+ * (a nonce used without a transfer to us, or a payment found paid with nothing kept to book) does
+ * not change. One whose validBefore was not recorded can still be executed, and is asked about
+ * hourly. An operator's `check` asks about all of them.
+ */
+const UNKNOWN_EXPIRY_RECHECK = `interval '1 hour'`;
 /** A claim a crashed process leaves runs out after this; a sweep takes no new payment after half of it. */
 const CLAIM_MINUTES = 20;
 /**
@@ -19,7 +24,7 @@ export interface ChainSweepOptions {
   stopping?: () => boolean;
   /** How long no sweep asks again about a payment this one asked about (0: the next may at once). */
   recheckAfterSeconds?: number;
-  /** Also takes the payments another process has claimed or just asked about (an operator's `check`, which must not come back empty-handed). */
+  /** Also takes the payments another process has claimed or just asked about, and those left to a person (an operator's `check`, which must not come back empty-handed). */
   takeClaimed?: boolean;
 }
 
@@ -150,13 +155,13 @@ async function claimDuePayments(em: EntityManager, network: string, bookkeeper: 
   const due = options.takeClaimed
     ? ''
     : `and (chain_claimed_until is null or chain_claimed_until < now())
-       and (chain_checked_at is null or chain_checked_at <= now() - make_interval(secs => ${recheckAfter}))`;
+       and (chain_checked_at is null or chain_checked_at <= now() - make_interval(secs => ${recheckAfter}))
+       and (chain_finding is distinct from 'unclear' or (valid_before is null and chain_checked_at < now() - ${UNKNOWN_EXPIRY_RECHECK}))`;
   const rows = (await em.execute(
     `with due as (
        select network, payer, nonce from x402_payment
        where (status = 'settle_unknown' or ${staleVerifiedWhere(bookkeeper.config)}) and network = ?
        ${due}
-       and (chain_finding is distinct from 'unclear' or chain_checked_at < now() - ${UNCLEAR_RECHECK})
        order by chain_checked_at nulls first, created_at limit ${CHAIN_SWEEP_BATCH}
        for update skip locked)
      update x402_payment p set chain_claimed_until = now() + make_interval(mins => ${CLAIM_MINUTES})

@@ -143,6 +143,13 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(await statusOf(pub.slug, '/echo/lost')).toBe('failed');
     expect(await x402PaymentOf(t, pub.slug, '/echo/unrecorded')).toMatchObject({ status: 'settle_unknown', chain_finding: 'unclear' });
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
+    // It may still be executed: asked about again hourly, and booked once it is.
+    node.execute({ payer: payer.address, nonce: unknown.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    await sweep(t.platform.services, { recheckAfterSeconds: 0 });
+    expect(await statusOf(pub.slug, '/echo/unrecorded')).toBe('settle_unknown');
+    await em.execute(`update x402_payment set chain_checked_at = now() - interval '61 minutes' where nonce = ?`, [unknown.nonce]);
+    await sweep(t.platform.services, { recheckAfterSeconds: 0 });
+    expect(await statusOf(pub.slug, '/echo/unrecorded')).toBe('settled');
   });
 
   it('books nothing for a nonce spent on another transfer (to the payer, or beside a payment to us), nor for the wrong amount: a person must look, told once', async () => {
@@ -166,9 +173,19 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     ]);
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
     expect(lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(3);
-    // Asked again within the hour: not asked about, not logged again.
+    // What the chain showed does not change: no sweep asks again, even hours later.
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const nonces = [elsewhere.nonce, beside.nonce, short.nonce];
+    await em.execute(`update x402_payment set chain_checked_at = now() - interval '3 hours' where nonce in (?, ?, ?)`, nonces);
+    const checkedAt = async () => (await em.execute(`select chain_checked_at from x402_payment where nonce in (?, ?, ?) order by nonce`, nonces)).map((row) => String(row.chain_checked_at));
+    const before = await checkedAt();
+    await sweep(t.platform.services, { recheckAfterSeconds: 0 });
+    expect(await checkedAt()).toEqual(before);
+    // An operator's check asks again, and the person is not told again.
     const again = capturedLog();
-    await sweep({ ...t.platform.services, log: again.log });
+    await sweep({ ...t.platform.services, log: again.log }, { takeClaimed: true });
+    expect(await checkedAt()).not.toEqual(before);
+    expect(await Promise.all(paths.slice(0, 3).map(async (path) => (await x402PaymentOf(t, pub.slug, path)).chain_finding))).toEqual(['unclear', 'unclear', 'unclear']);
     expect(again.lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(0);
   });
 
@@ -225,13 +242,13 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     const asPlatform = () => sweep(t.platform.services, {});
     const outcomes = await Promise.all([asPlatform(), asPlatform(), asPlatform()]);
     expect(outcomes.map((outcome) => askedIn({ ...outcome })).reduce((sum, n) => sum + n, 0)).toBe(due);
-    // Those a person must look at are asked about hourly, not every minute.
+    // Those left to a person are not asked about again by the sweeps.
     const everyMinute = due - outcomes.reduce((sum, outcome) => sum + outcome.unclear, 0);
     expect(everyMinute).toBeGreaterThan(4);
     // Another replica's sweep a moment later leaves them alone.
     expect(askedIn({ ...(await asPlatform()) })).toBe(0);
-    // An operator's check does not.
-    expect(askedIn({ ...(await sweep(t.platform.services, { takeClaimed: true })) })).toBe(everyMinute);
+    // An operator's check does not, and asks about those left to a person too.
+    expect(askedIn({ ...(await sweep(t.platform.services, { takeClaimed: true })) })).toBe(due);
     // A minute later (here: asked about a minute ago), they are due again.
     await em.execute(`update x402_payment set chain_checked_at = now() - interval '1 minute' where status = 'settle_unknown' and chain_checked_at is not null`);
     expect(askedIn({ ...(await asPlatform()) })).toBe(everyMinute);
