@@ -57,7 +57,8 @@ export class Migration20261122100000_x402_payment_details extends Migration {
 
 /**
  * When the chain was last asked about a payment left unanswered, and what it said: the check goes
- * round them all, least recently asked first, and asks about those a person must look at hourly.
+ * round them all, least recently asked first, and leaves those a person must look at alone (see
+ * claimDuePayments in chain-resolve.ts).
  */
 export class Migration20261122120000_x402_chain_checks extends Migration {
   override async up(): Promise<void> {
