@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
+import { settledWithin } from '../timing.js';
 
 const CHANNEL = 'platform_changes';
 /** Shown in pg_stat_activity, so the listening session can be told apart from the pool's. */
@@ -106,7 +107,13 @@ export class ChangeNotices {
     if (this.heartbeat) clearInterval(this.heartbeat);
     const client = this.client;
     this.client = null;
-    await client?.end().catch(() => undefined);
+    if (client) await this.end(client);
+  }
+
+  /** A goodbye to a server that cannot hear it (the connection went silent) is waited for only so long. */
+  private async end(client: pg.Client): Promise<void> {
+    const ended = client.end().catch(() => undefined);
+    if (!(await settledWithin(ended, this.heartbeatTimeoutMs))) client.connection.stream.destroy();
   }
 
   /**
@@ -148,7 +155,7 @@ export class ChangeNotices {
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
       client.removeAllListeners('end');
-      await client.end().catch(() => undefined);
+      await this.end(client);
       throw error;
     }
     this.client = client;
@@ -189,6 +196,7 @@ export class ChangeNotices {
     try {
       await this.listen();
     } catch (error) {
+      if (this.closed) return;
       this.retryDelayMs = Math.min(this.retryDelayMs * 2, MAX_RETRY_DELAY_MS);
       this.log.warn({ err: error, retryInMs: this.retryDelayMs }, 'change listener could not reconnect');
       return this.retryLater();

@@ -21,7 +21,8 @@ export interface TcpRelay {
 export async function startTcpRelay(target: { host: string; port: number }): Promise<TcpRelay> {
   const open = new Set<{ client: Socket; upstream: Socket; silent: boolean }>();
   let refusals = 0;
-  const server = createServer((client) => {
+  // Half-open allowed: a silenced connection must not answer a client's goodbye with one of its own.
+  const server = createServer({ allowHalfOpen: true }, (client) => {
     relay.accepted++;
     if (refusals > 0) {
       refusals--;

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { CHANGE_LISTENER_APPLICATION, ChangeNotices, type ChangeNoticesOptions } from '../../shared/db/change-notices.js';
 import { startTcpRelay, type TcpRelay } from '../fakes/tcp-relay.js';
+import { settledWithin } from '../../shared/timing.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 /**
@@ -148,6 +149,13 @@ describe('the change listener', () => {
     expect(pendingTimers()).toBe(0);
     await sleep(500);
     expect(listener.relay.accepted).toBe(1);
+    expect(listener.resyncs).toBe(0);
+  });
+
+  it('closed while its connection is silent and no heartbeat has noticed yet, gives up its goodbye after the heartbeat timeout', async () => {
+    const listener = await startListener({ heartbeatMs: 60_000, heartbeatTimeoutMs: 1000 });
+    listener.relay.silence();
+    expect(await settledWithin(listener.notices.close(), 8000)).toBe(true);
     expect(listener.resyncs).toBe(0);
   });
 
