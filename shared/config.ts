@@ -55,10 +55,14 @@ function trustedProxies(value: string | undefined): false | number | string[] {
   return entries;
 }
 
+/** http(s) URLs only: `localhost:3000` parses as a URL of scheme `localhost:`, whose origin is the string 'null'. */
 function upstreamOrigins(value: string): string[] {
   return listOf(value).map((entry, index) => {
-    if (!URL.canParse(entry)) throw new ConfigError(`Invalid configuration:\n  PROXY_ALLOWED_UPSTREAM_ORIGINS: entry ${index + 1} is not a URL`);
-    return new URL(entry).origin;
+    const refused = (what: string) => new ConfigError(`Invalid configuration:\n  PROXY_ALLOWED_UPSTREAM_ORIGINS: entry ${index + 1} is not ${what}`);
+    if (!URL.canParse(entry)) throw refused('a URL');
+    const url = new URL(entry);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('an http(s) URL');
+    return url.origin;
   });
 }
 

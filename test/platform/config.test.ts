@@ -60,6 +60,9 @@ describe('configuration', () => {
     expect(origins(' http://10.0.0.5:8080/api , https://internal.example ')).toEqual(['http://10.0.0.5:8080', 'https://internal.example']);
     expect(() => origins('http://10.0.0.5, internal.example')).toThrow(ConfigError);
     expect(() => origins('http://10.0.0.5, internal.example')).toThrow(/PROXY_ALLOWED_UPSTREAM_ORIGINS: entry 2 is not a URL/);
+    // A host and port without a scheme parses as a URL whose origin is 'null'; so does any other scheme.
+    expect(() => origins('localhost:3000')).toThrow(/PROXY_ALLOWED_UPSTREAM_ORIGINS: entry 1 is not an http\(s\) URL/);
+    expect(() => origins('https://a.example, ftp://files.example')).toThrow(/entry 2 is not an http\(s\) URL/);
   });
 
   it('refuses a metrics token shorter than 24 characters', () => {
