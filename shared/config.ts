@@ -142,6 +142,7 @@ const envSchema = z.object({
  * and a body read whole), with a margin. A hold younger than that may still be in flight.
  */
 const CALL_TIMEOUTS_AT_MOST = 16;
+const longestCallSecondsOf = (timeoutMs: number) => Math.ceil((CALL_TIMEOUTS_AT_MOST * timeoutMs) / 1000);
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -175,7 +176,16 @@ export interface Config {
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
   /** Outbound calls to publisher upstreams. */
-  proxy: { timeoutMs: number; allowPrivateUpstreams: boolean; allowedUpstreamOrigins: string[]; maxBufferedBytes: number; publisherCacheSeconds: number; holdExpirySeconds: number };
+  proxy: {
+    timeoutMs: number;
+    allowPrivateUpstreams: boolean;
+    allowedUpstreamOrigins: string[];
+    maxBufferedBytes: number;
+    publisherCacheSeconds: number;
+    /** The longest a paid call can take between its hold (or its payment's verification) and its charge (CALL_TIMEOUTS_AT_MOST). */
+    longestCallSeconds: number;
+    holdExpirySeconds: number;
+  };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
 }
@@ -296,7 +306,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedUpstreamOrigins: upstreamOrigins(values.PROXY_ALLOWED_UPSTREAM_ORIGINS),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
-      holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, Math.ceil((CALL_TIMEOUTS_AT_MOST * values.PROXY_TIMEOUT_MS) / 1000)),
+      longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),
+      holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, longestCallSecondsOf(values.PROXY_TIMEOUT_MS)),
     },
   };
 }

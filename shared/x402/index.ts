@@ -1,7 +1,7 @@
 /** x402 "exact" payments (EIP-3009 on EVM): requirements, verification, replay record, settlement. Used by the wallet and the paid proxy. */
 export { findNetwork } from './networks.js';
 export { payeeOf, type Payee } from './payee.js';
-export type { PaymentTerms } from './requirements.js';
+export { DEFAULT_MAX_TIMEOUT_SECONDS, type PaymentTerms } from './requirements.js';
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, type Authorization, type VerifiedPayment } from './verify.js';
 export { SettlementUnknown, type Settlement } from './settle.js';
 export { settleAndBook } from './settle-and-book.js';

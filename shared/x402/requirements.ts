@@ -22,11 +22,12 @@ export interface PaymentTerms {
   amount: bigint;
   resource: string;
   description: string;
-  /** How long a payment's authorization may be valid for; 300 s when not given. */
+  /** How long a payment's authorization may be valid for (whole seconds); DEFAULT_MAX_TIMEOUT_SECONDS when not given. */
   maxTimeoutSeconds?: number;
 }
 
-export const maxTimeoutSecondsOf = (terms: PaymentTerms) => terms.maxTimeoutSeconds ?? 300;
+export const DEFAULT_MAX_TIMEOUT_SECONDS = 300;
+export const maxTimeoutSecondsOf = (terms: PaymentTerms) => terms.maxTimeoutSeconds ?? DEFAULT_MAX_TIMEOUT_SECONDS;
 
 export function requirementsV1(terms: PaymentTerms): PaymentRequirementsV1 {
   return {

@@ -59,6 +59,17 @@ describe('x402 per request', () => {
     expect(reached('/echo/anon')).toBe(0);
   });
 
+  it('asks for an authorization that outlives the longest call (its settlement waits for the answer), and accepts one signed for that long', async () => {
+    const pub = await x402Publisher();
+    const asked = Math.max(300, t.platform.services.config.proxy.longestCallSeconds + 60);
+    expect(asked).toBeGreaterThan(300);
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/long-anon`);
+    expect(response.body.accepts[0].maxTimeoutSeconds).toBe(asked);
+    expect(decodeHeaderJson(response.headers.get('payment-required')).accepts[0].maxTimeoutSeconds).toBe(asked);
+    const header = await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n, validBefore: Math.floor(Date.now() / 1000) + asked });
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/long`, { headers: { 'X-PAYMENT': header } })).status).toBe(200);
+  });
+
   it('a call that costs nothing has nothing to pay on-chain: without a credential it is 401 and never forwarded', async () => {
     const pub = await x402Publisher({ pricing: [] });
     const response = await t.api.get(`/publishers/${pub.slug}/echo/free-anon`);

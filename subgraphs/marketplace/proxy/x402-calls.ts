@@ -3,6 +3,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
   decodePaymentHeader,
+  DEFAULT_MAX_TIMEOUT_SECONDS,
   markPayment,
   payeeOf,
   paymentKey,
@@ -35,15 +36,19 @@ export interface OnChainPayment {
 
 /**
  * What one call of an x402_per_request publisher costs on-chain: price plus fee, paid to the
- * publisher's wallet on its network, or to the platform's X402_PAY_TO when it has none.
+ * publisher's wallet on its network, or to the platform's X402_PAY_TO when it has none. The
+ * authorization must stay valid from its verification to its settlement, after the upstream
+ * answered: for the longest a call can take, with a minute's margin (and never less than 300 s).
  */
 export function callPaymentTerms(context: RequestContext, target: CallTarget, path: string): PaymentTerms & { paidToPlatform: boolean } {
   const { publisher } = target;
+  const { config } = context.services;
   return {
-    ...payeeOf(context.services.config.x402, publisher),
+    ...payeeOf(config.x402, publisher),
     amount: target.price.total,
-    resource: `${context.services.config.publicUrl}/publishers/${publisher.slug}${path}`,
+    resource: `${config.publicUrl}/publishers/${publisher.slug}${path}`,
     description: `One call to ${publisher.name}: ${formatMoney(target.price.total)} USD`,
+    maxTimeoutSeconds: Math.max(DEFAULT_MAX_TIMEOUT_SECONDS, config.proxy.longestCallSeconds + 60),
   };
 }
 
