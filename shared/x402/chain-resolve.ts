@@ -5,12 +5,14 @@ import { resolveUnknownPayment, staleVerifiedWhere, type Bookkeeper } from './re
 
 const CHAIN_SWEEP_BATCH = 100;
 /**
- * A payment a person must look at is not asked about again by the sweeps: what the chain showed
- * (a nonce used without a transfer to us, or a payment found paid with nothing kept to book) does
- * not change. One whose validBefore was not recorded can still be executed, and is asked about
- * hourly. An operator's `check` asks about all of them.
+ * A payment a person must look at (a nonce used without a transfer to us, or found paid with
+ * nothing kept to book) is asked about again hourly during its first day: a hosted node whose log
+ * index lags its state shows a used nonce without its use, and heals within that. After that the
+ * answer stands, and only an operator's `check` asks again; except for a payment whose validBefore
+ * was not recorded, which can still be executed and is asked about hourly for as long as it waits.
  */
-const UNKNOWN_EXPIRY_RECHECK = `interval '1 hour'`;
+const UNCLEAR_RECHECK = `interval '1 hour'`;
+const UNCLEAR_RECHECKED_FOR = `interval '1 day'`;
 /** A claim a crashed process leaves runs out after this; a sweep takes no new payment after half of it. */
 const CLAIM_MINUTES = 20;
 /**
@@ -156,7 +158,8 @@ async function claimDuePayments(em: EntityManager, network: string, bookkeeper: 
     ? ''
     : `and (chain_claimed_until is null or chain_claimed_until < now())
        and (chain_checked_at is null or chain_checked_at <= now() - make_interval(secs => ${recheckAfter}))
-       and (chain_finding is distinct from 'unclear' or (valid_before is null and chain_checked_at < now() - ${UNKNOWN_EXPIRY_RECHECK}))`;
+       and (chain_finding is distinct from 'unclear'
+         or (chain_checked_at < now() - ${UNCLEAR_RECHECK} and (valid_before is null or created_at > now() - ${UNCLEAR_RECHECKED_FOR})))`;
   const rows = (await em.execute(
     `with due as (
        select network, payer, nonce from x402_payment

@@ -41,6 +41,8 @@ export class FakeChainNode {
   down = false;
   /** Answer only these methods with a 503 (a node that fails half-way through a sweep). */
   failing = new Set<string>();
+  /** Answer eth_getLogs with nothing (a hosted node whose log index lags its state). */
+  logsLagging = false;
   /** The block each used nonce was used in, by payer and nonce. */
   private readonly used = new Map<string, number>();
   private readonly transactions = new Map<string, Transaction>();
@@ -151,6 +153,7 @@ export class FakeChainNode {
   }
 
   private logs(filter: { address?: string; topics?: (string | null)[]; fromBlock?: string; toBlock?: string }) {
+    if (this.logsLagging) return [];
     const from = filter.fromBlock ? Number(filter.fromBlock) : 0;
     const to = filter.toBlock ? Number(filter.toBlock) : this.blockNumber;
     const wanted = (filter.topics ?? []).map((topic) => topic?.toLowerCase() ?? null);

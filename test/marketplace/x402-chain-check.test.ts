@@ -173,10 +173,10 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     ]);
     expect(await publisherPayableOf(t, pub.id)).toBe('0');
     expect(lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(3);
-    // What the chain showed does not change: no sweep asks again, even hours later.
+    // Past its first day, what the chain showed stands: no sweep asks again, even hours later.
     const em = t.platform.services.orm.em.fork() as EntityManager;
     const nonces = [elsewhere.nonce, beside.nonce, short.nonce];
-    await em.execute(`update x402_payment set chain_checked_at = now() - interval '3 hours' where nonce in (?, ?, ?)`, nonces);
+    await em.execute(`update x402_payment set chain_checked_at = now() - interval '3 hours', created_at = now() - interval '2 days' where nonce in (?, ?, ?)`, nonces);
     const checkedAt = async () => (await em.execute(`select chain_checked_at from x402_payment where nonce in (?, ?, ?) order by nonce`, nonces)).map((row) => String(row.chain_checked_at));
     const before = await checkedAt();
     await sweep(t.platform.services, { recheckAfterSeconds: 0 });
@@ -187,6 +187,23 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     expect(await checkedAt()).not.toEqual(before);
     expect(await Promise.all(paths.slice(0, 3).map(async (path) => (await x402PaymentOf(t, pub.slug, path)).chain_finding))).toEqual(['unclear', 'unclear', 'unclear']);
     expect(again.lines().filter((line) => line.msg.startsWith('x402 chain check: a person must resolve'))).toHaveLength(0);
+  });
+
+  it('a used nonce whose use a lagging node does not show yet is asked about again within the hour of its first day, and booked once it shows', async () => {
+    const pub = await x402Publisher();
+    const [lagged] = await unansweredPayments(pub.slug, ['/echo/lagged']);
+    node.execute({ payer: payer.address, nonce: lagged.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    node.logsLagging = true;
+    try {
+      await sweep();
+    } finally {
+      node.logsLagging = false;
+    }
+    expect(await x402PaymentOf(t, pub.slug, '/echo/lagged')).toMatchObject({ status: 'settle_unknown', chain_finding: 'unclear' });
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set chain_checked_at = now() - interval '61 minutes' where nonce = ?`, [lagged.nonce]);
+    await sweep();
+    expect(await statusOf(pub.slug, '/echo/lagged')).toBe('settled');
   });
 
   it('a node that fails ends the sweep and changes nothing; the next asks first the payments it did not reach; its URL never reaches the logs', async () => {
