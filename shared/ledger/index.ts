@@ -43,7 +43,6 @@ export {
   transferAll,
   voidPending,
   withLedgerLocks,
-  type LedgerLocks,
   type SettleInput,
   type TransferInput,
 } from './transfers.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../errors.js';
 import { idempotencyConflict } from './errors.js';
-import { checkMove, json, runMoneyStatement, type TransferInput } from './transfers.js';
+import { AFTER_LOCKS, checkMove, json, runMoneyStatement, type TransferInput } from './transfers.js';
 import { runLedgerStatement } from './statements.js';
 import { TRANSFER_COLUMNS, transferFromRow, type LedgerTransfer } from './transfer-record.js';
 
@@ -43,7 +43,7 @@ with input as (
     select debit as account, amount as debits, 0::bigint as credits from parts
     union all select credit, 0, amount from covered
   ) m
-  where a.id = m.account
+  where a.id = m.account and ${AFTER_LOCKS}
   returning a.id
 )
 insert into ledger_transfer (id, idempotency_key, type, state, debit_account_id, credit_account_id, amount, kind, reference, metadata)

@@ -55,7 +55,7 @@ const lockedRows = (table: 'ledger_account' | 'ledger_transfer', ids: string, co
 const lockAccounts = (ids: string) => `locked as materialized (
   ${lockedRows('ledger_account', ids)}
 )`;
-const AFTER_LOCKS = '(select count(*) from locked) >= 0';
+export const AFTER_LOCKS = '(select count(*) from locked) >= 0';
 
 /**
  * One statement moves the money: the debit side is updated only if its no-overdraft rule holds
@@ -226,14 +226,7 @@ export async function transfer(em: EntityManager, input: TransferInput): Promise
 
 const placeholders = (ids: string[]) => ids.map(() => '?').join(', ');
 
-/** Answers what each existing account has available, as locked. */
-async function lockLedgerAccounts(tx: EntityManager, accountIds: string[]): Promise<Map<string, bigint>> {
-  const available = '(credits_posted - debits_posted - debits_pending)::text as available';
-  const rows = await tx.execute(lockedRows('ledger_account', placeholders(accountIds), `id, ${available}`), accountIds);
-  return new Map(rows.map((row) => [row.id as string, BigInt(row.available)]));
-}
-
-export interface LedgerLocks {
+interface LedgerLocks {
   /** Reserves the work settles. */
   reserves?: string[];
   accounts: string[];
@@ -243,8 +236,7 @@ export interface LedgerLocks {
  * Several ledger statements that stand or fall together, in one transaction that first locks what
  * they touch: the reserves, then the accounts, each in id order (the order every ledger statement
  * locks in), so it cannot deadlock with concurrent statements while it holds the first one's
- * locks. `work` gets what each existing account has available, as locked. In its own transaction,
- * a deadlock or serialization failure (rolled back whole) runs it again, so `work` must be
+ * locks. In its own transaction, a deadlock or serialization failure (rolled back whole) runs it again, so `work` must be
  * repeatable (its statements keep their idempotency keys). Inside a caller's transaction it runs
  * in that transaction, without a savepoint: the caller must let a failure fail its transaction
  * whole (a refusal such as 402 leaves the transaction usable, and committing it would keep the
@@ -253,12 +245,13 @@ export interface LedgerLocks {
 export async function withLedgerLocks<T>(
   em: EntityManager,
   locks: LedgerLocks,
-  work: (tx: EntityManager, available: Map<string, bigint>) => Promise<T>,
+  work: (tx: EntityManager) => Promise<T>,
 ): Promise<T> {
   const lockAndWork = async (tx: EntityManager) => {
     const reserves = locks.reserves ?? [];
     if (reserves.length > 0) await tx.execute(lockedRows('ledger_transfer', placeholders(reserves)), reserves);
-    return work(tx, await lockLedgerAccounts(tx, locks.accounts));
+    await tx.execute(lockedRows('ledger_account', placeholders(locks.accounts)), locks.accounts);
+    return work(tx);
   };
   if (em.isInTransaction()) return lockAndWork(em);
   for (let tried = 1; ; tried++) {
