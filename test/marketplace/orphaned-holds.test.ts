@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { ensureWalletAccount, pickSystemAccount, reserve, voidPending } from '../../shared/ledger/index.js';
 import { holdCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
 import { ORPHANED_HOLDS_SQL, releaseOrphanedHolds } from '../../subgraphs/marketplace/proxy/orphaned-holds.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -50,6 +51,22 @@ describe('holds orphaned by a process that died mid-call', () => {
     expect(await releaseOrphanedHolds(em(), 600)).toBe(2);
     expect((await t.api.get('/wallet/balance', { token: agent.api_key })).body.data).toMatchObject({ available: '1.00', pending: '0.00', prepaid_credits: [{ balance: '0.10' }] });
     expect(await releaseOrphanedHolds(em(), 600)).toBe(0);
+  });
+
+  it('only a call\'s holds are swept: a charge held some other way is left alone, and does not keep a call\'s orphan waiting', async () => {
+    const agent = await registerAgent(t);
+    await fundWallet(t, agent.id, '1.00');
+    const wallet = await ensureWalletAccount(em(), agent.id);
+    const payable = await pickSystemAccount(em(), 'publisher_payable', { publisherId: randomUUID(), shardKey: 'test' });
+    const other = await reserve(em(), { idempotencyKey: `other:${randomUUID()}`, debit: wallet, credit: payable, amount: 100_000n, kind: 'charge' });
+    const orphan = await holdCallCharge(em(), { callId: randomUUID(), userId: agent.id, publisherId: randomUUID(), amount: 300_000n, metadata: {} });
+    await em().execute(`update ledger_transfer set created_at = now() - interval '2 hours' where id = ?`, [other.id]);
+    await em().execute(`update ledger_transfer set created_at = now() - interval '1 hour' where id = ?`, [orphan.parts[0].pendingId]);
+    // Not even read: 500 of them would fill every batch.
+    expect((await em().execute(ORPHANED_HOLDS_SQL, [600])).map((row) => row.id)).not.toContain(other.id);
+    expect(await releaseOrphanedHolds(em(), 600)).toBe(1);
+    expect(await available(agent.api_key)).toBe('0.90');
+    await voidPending(em(), { pendingId: other.id, idempotencyKey: `other:${randomUUID()}:void` });
   });
 
   it('are found through the index of pending holds, not by reading the whole transfer history', async () => {

@@ -7,9 +7,15 @@ import { releaseKeyOf } from './charging.js';
 
 const BATCH = 500;
 
-/** Read through ledger_transfer_pending_holds_index (its predicate is `type = 'reserve' and state = 'pending'`), never the whole history. */
+/**
+ * Read through ledger_transfer_pending_holds_index (its predicate is `type = 'reserve' and state =
+ * 'pending'`), never the whole history. Only a call's holds (their keys end `:hold[:rest]`, see
+ * releaseKeyOf): a charge held some other way has no release key to derive, and would otherwise
+ * head every batch for ever.
+ */
 export const ORPHANED_HOLDS_SQL = `select id, idempotency_key from ledger_transfer
   where type = 'reserve' and state = 'pending' and kind = 'charge' and created_at < now() - make_interval(secs => ?)
+    and (idempotency_key like '%:hold' or idempotency_key like '%:hold:rest')
   order by created_at limit ${BATCH}`;
 
 /**
