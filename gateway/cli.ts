@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { loadConfigOrExit, type Config } from '../shared/config.js';
-import { createLogger, type Logger } from '../shared/logger.js';
+import { createLogger, exitAfterLogs, type Logger } from '../shared/logger.js';
 import { openServices } from '../shared/platform-services.js';
 import type { PlatformServices } from '../shared/services.js';
 import { subgraphModules } from './subgraphs.js';
@@ -29,5 +29,7 @@ export async function runCli(
   } catch (error) {
     log.error({ err: error }, 'command failed');
   }
-  process.exit(code);
+  // The reason a command failed must be the last line an operator sees, not lost in the exit.
+  exitAfterLogs(log, code);
+  return new Promise<never>(() => undefined);
 }

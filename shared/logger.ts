@@ -35,9 +35,12 @@ export function createLogger(level: string): Logger {
  * asynchronously (a log line per request must never block on a slow reader); exiting with a write
  * still in flight could lose the last lines (why a stop failed) or let a later one overtake it.
  */
-export async function logsWritten(log: Logger, timeoutMs = 1_000): Promise<void> {
+async function logsWritten(log: Logger, timeoutMs = 1_000): Promise<void> {
   // SonicBoom, pino's destination, says whether a write is in flight only through this field; it emits 'drain' when all is written.
   const stream = (log as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as (EventEmitter & { _writing?: boolean }) | undefined;
   if (!stream?._writing) return;
   await settledWithin(once(stream, 'drain'), timeoutMs);
 }
+
+/** Exits once the last lines are written (at most a second later). */
+export const exitAfterLogs = (log: Logger, code: number): void => void logsWritten(log).finally(() => process.exit(code));

@@ -1,9 +1,6 @@
-import { logsWritten, type Logger } from './logger.js';
+import { exitAfterLogs, type Logger } from './logger.js';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
-
-/** Exits once the last lines are written (at most a second later). */
-const exitAfterLogs = (log: Logger, code: number) => void logsWritten(log).finally(() => process.exit(code));
 
 /**
  * Stops the process cleanly on SIGTERM, SIGINT or SIGHUP: once `starting` has started, its close()
