@@ -13,8 +13,8 @@ import { runCli } from './cli.js';
 const USAGE = `npm run x402:payments -- [command]
   list                                        on-chain payments not yet in the ledger (the default)
   book                                        book every settled_unbooked payment now
-  check                                       ask the chain about settle_unknown payments (and those a crash left verified), the 100 least recently asked per network
-                                              now, on the networks of X402_RPC_URLS, as the minutely sweep does
+  check                                       ask the chain about settle_unknown payments (and those a crash left verified)
+                                              now, up to 100 per network of X402_RPC_URLS (least recently asked first), as the minutely sweep does
   settled <network> <payer> <nonce> <tx>      a settle_unknown payment (or one a crash left verified, 15 minutes or longer)
                                               was found on-chain in transaction <tx>
   failed <network> <payer> <nonce>            a settle_unknown payment never went on-chain: refused (not_expired) until
