@@ -39,11 +39,14 @@ export interface ChainSweepOutcome {
   waiting: number;
   /** A person must look (`npm run x402:payments`): the nonce is used but no transfer to us shows it, or the payment is too old to fail safely. */
   unclear: number;
+  /** Resolved by another process (a sweep, an operator) while this one asked the node: counted there, not here. */
+  resolvedElsewhere: number;
   /** The node did not answer (the rest of the network's payments wait for the next sweep), or resolving failed. */
   errors: number;
 }
 
-type Verdict = keyof Omit<ChainSweepOutcome, 'errors'>;
+/** What a check found out, as noted on the payment. */
+type Verdict = 'paid' | 'failed' | 'waiting' | 'unclear';
 
 interface UnknownRow {
   network: string;
@@ -74,7 +77,7 @@ export async function resolveUnknownPaymentsOnChain(
   bookkeeper: Bookkeeper,
   options: ChainSweepOptions = {},
 ): Promise<ChainSweepOutcome> {
-  const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 };
+  const outcome: ChainSweepOutcome = { paid: 0, failed: 0, waiting: 0, unclear: 0, resolvedElsewhere: 0, errors: 0 };
   const rows = await claimDuePayments(em, checker.network.caip2, bookkeeper, options);
   if (rows.length === 0) return outcome;
   // A sweep never outlives its claims by much: one slow payment (48 log ranges) can take minutes.
@@ -132,6 +135,11 @@ async function checkEach({ em, checker, bookkeeper, outcome, stopping, log }: Sw
     }
     try {
       const verdict = await resolveFinding(em, key, row, finding, bookkeeper);
+      if (verdict === 'resolvedElsewhere') {
+        // Its resolver noted what it found; this sweep's claim is handed back with those not reached.
+        outcome.resolvedElsewhere += 1;
+        continue;
+      }
       await noteChecked(em, key, verdict);
       noted.add(row);
       if (verdict === 'unclear' && row.chain_finding !== 'unclear') log.warn({ ...key, finding: finding.state }, 'x402 chain check: a person must resolve this payment (npm run x402:payments)');
@@ -198,10 +206,18 @@ async function noteChecked(em: EntityManager, key: PaymentKey, verdict: Verdict 
   ]);
 }
 
-async function resolveFinding(em: EntityManager, key: PaymentKey, row: UnknownRow, finding: ChainFinding, bookkeeper: Bookkeeper): Promise<Verdict> {
+/** A payment no longer unresolved when this sweep came to resolve it was resolved by another process after the claim. */
+async function resolveFinding(
+  em: EntityManager,
+  key: PaymentKey,
+  row: UnknownRow,
+  finding: ChainFinding,
+  bookkeeper: Bookkeeper,
+): Promise<Verdict | 'resolvedElsewhere'> {
   if (finding.state === 'paid') {
     const resolution = await resolveUnknownPayment(em, key, { settled: true, transaction: finding.transaction }, bookkeeper);
     if (resolution === 'booked' || resolution === 'booking_pending') return 'paid';
+    if (resolution === 'not_found') return 'resolvedElsewhere';
     // Recorded before plans were kept: what to book is not known.
     return resolution === 'no_plan' ? 'unclear' : 'waiting';
   }
@@ -210,5 +226,6 @@ async function resolveFinding(em: EntityManager, key: PaymentKey, row: UnknownRo
   if (row.valid_before === null) return 'unclear';
   // Expired by the chain's clock, not only ours: a node that lags cannot make a payment fail.
   if (finding.asOf.getTime() <= row.valid_before * 1000) return 'waiting';
-  return (await resolveUnknownPayment(em, key, { settled: false }, bookkeeper)) === 'failed' ? 'failed' : 'waiting';
+  const resolution = await resolveUnknownPayment(em, key, { settled: false }, bookkeeper);
+  return resolution === 'failed' ? 'failed' : resolution === 'not_found' ? 'resolvedElsewhere' : 'waiting';
 }

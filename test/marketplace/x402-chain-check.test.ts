@@ -10,7 +10,7 @@ import { startX402TestBed, type X402TestBed } from '../support/x402-test-bed.js'
 import { createX402Publisher, publisherPayableOf, signPaymentHeader, x402PaymentOf } from '../support/x402.js';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { ChainChecker, findNetwork, resolveUnknownPaymentsOnChain, type ChainSweepOptions } from '../../shared/x402/index.js';
+import { ChainChecker, findNetwork, resolveUnknownPayment, resolveUnknownPaymentsOnChain, type ChainSweepOptions } from '../../shared/x402/index.js';
 import type { Logger } from '../../shared/logger.js';
 import { loadConfig } from '../../shared/config.js';
 
@@ -95,6 +95,32 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     await sweep();
     expect(await x402PaymentOf(t, pub.slug, '/echo/crashed')).toMatchObject({ status: 'settled', transaction, chain_finding: 'paid' });
     expect(await x402PaymentOf(t, pub.slug, '/echo/live')).toMatchObject({ status: 'verified', chain_checked_at: null });
+    expect(await publisherPayableOf(t, pub.id)).toBe('10000');
+  });
+
+  it('a payment another process resolves while this sweep asks the node is counted as resolved elsewhere: booked once, its finding and claim not overwritten', async () => {
+    const pub = await x402Publisher();
+    const [paid, expired] = await unansweredPayments(pub.slug, ['/echo/raced-paid', '/echo/raced-expired']);
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    await em.execute(`update x402_payment set valid_before = now() - interval '1 hour', created_at = now() - interval '2 hours' where nonce = ?`, [expired.nonce]);
+    const transaction = node.execute({ payer: payer.address, nonce: paid.nonce, payTo: PLATFORM_PAY_TO, amount: 11_000n });
+    // An operator states each outcome (npm run x402:payments settled/failed) just before the node answers the sweep.
+    const operatorFirst = new (class extends ChainChecker {
+      override async find(lookup: Parameters<ChainChecker['find']>[0], at: Parameters<ChainChecker['find']>[1]) {
+        const key = { network: NETWORK.caip2, payer: lookup.payer, nonce: lookup.nonce };
+        const stated = lookup.nonce === paid.nonce ? { settled: true as const, transaction } : { settled: false as const };
+        await resolveUnknownPayment(t.platform.services.orm.em.fork() as EntityManager, key, stated, t.platform.services);
+        return super.find(lookup, at);
+      }
+    })(node.url, NETWORK);
+    try {
+      const outcome = await resolveUnknownPaymentsOnChain(em, operatorFirst, t.platform.services, { recheckAfterSeconds: 0, takeClaimed: true });
+      expect(outcome).toMatchObject({ paid: 0, failed: 0, resolvedElsewhere: 2, errors: 0 });
+    } finally {
+      operatorFirst.close();
+    }
+    expect(await x402PaymentOf(t, pub.slug, '/echo/raced-paid')).toMatchObject({ status: 'settled', transaction, chain_finding: null, chain_claimed_until: null });
+    expect(await x402PaymentOf(t, pub.slug, '/echo/raced-expired')).toMatchObject({ status: 'failed', chain_finding: null, chain_claimed_until: null });
     expect(await publisherPayableOf(t, pub.id)).toBe('10000');
   });
 
@@ -215,7 +241,7 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     try {
       const em = t.platform.services.orm.em.fork() as EntityManager;
       const outcome = await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log }, { recheckAfterSeconds: 0 });
-      expect(outcome).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 1 });
+      expect(outcome).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, resolvedElsewhere: 0, errors: 1 });
       node.down = true;
       expect(await resolveUnknownPaymentsOnChain(em, secretChecker, { ...t.platform.services, log }, { recheckAfterSeconds: 0 })).toMatchObject({ errors: 1 });
     } finally {
@@ -282,7 +308,7 @@ describe('payments the facilitator left unanswered, resolved on-chain (X402_RPC_
     const [{ claimed }] = await em.execute(`select count(*)::int as claimed from x402_payment where chain_claimed_until is not null`);
     expect(claimed).toBe(0);
     await em.execute(`update x402_payment set chain_claimed_until = now() + interval '20 minutes', chain_checked_at = null where status = 'settle_unknown'`);
-    expect(await sweep()).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 0 });
+    expect(await sweep()).toEqual({ paid: 0, failed: 0, waiting: 0, unclear: 0, resolvedElsewhere: 0, errors: 0 });
     await em.execute(`update x402_payment set chain_claimed_until = now() - interval '1 second' where status = 'settle_unknown'`);
     expect(askedIn({ ...(await sweep()) })).toBeGreaterThan(1);
   });
