@@ -57,6 +57,16 @@ describe('PATCH /auth/agent', () => {
     expect((await t.api.get('/auth/me', { token: agent.api_key })).body.data.email_verified).toBe(false);
   });
 
+  it('a link mailed to the address before the change answers 400 email_changed (an invalid token, as the spec says)', async () => {
+    const first = uniqueEmail('old');
+    const agent = await registerAgent(t, { email: first });
+    const oldLink = await t.mailbox.waitForToken(first, 'verify-email');
+    expect((await t.api.patch('/auth/agent', { email: uniqueEmail('new') }, { token: agent.api_key })).status).toBe(200);
+    const stale = await t.api.post('/auth/verify-email', { token: oldLink });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error.code).toBe('email_changed');
+  });
+
   it('refuses an invalid e-mail with 400 and an anonymous caller with 401', async () => {
     const agent = await registerAgent(t);
     expect((await t.api.patch('/auth/agent', { email: 'x' }, { token: agent.api_key })).status).toBe(400);

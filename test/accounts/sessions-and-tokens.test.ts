@@ -9,6 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** The tokens of the first `count` mails to `address` linking to `page`, in the order they were sent. */
+async function mailedTokens(address: string, page: string, count: number): Promise<string[]> {
+  await t.mailbox.waitForLink(address, page, count);
+  const links = t.mailbox.to(address).flatMap((mail) => mail.links).filter((link) => link.includes(`/${page}?`));
+  return links.slice(0, count).map((link) => new URL(link).searchParams.get('token')!);
+}
 const sql = (text: string, params: unknown[] = []) => t.platform.services.orm.em.getConnection().execute(text, params);
 
 describe('refresh tokens', () => {
@@ -128,6 +134,67 @@ describe('password reset', () => {
     const again = await t.api.post('/auth/reset-password', { token, new_password: 'yet another passphrase' });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('token_already_used');
+  });
+
+  it('one reset spends the other reset links mailed before it', async () => {
+    const user = await signUpVerified(t);
+    await t.api.post('/auth/forgot-password', { email: user.email });
+    await t.api.post('/auth/forgot-password', { email: user.email });
+    const [first, second] = await mailedTokens(user.email, 'reset-password', 2);
+    expect((await t.api.post('/auth/reset-password', { token: first, new_password: 'a brand new passphrase' })).status).toBe(200);
+    const stale = await t.api.post('/auth/reset-password', { token: second, new_password: 'the attacker picks this' });
+    expect(stale.status).toBe(400);
+    expect(stale.body.error.code).toBe('token_already_used');
+    expect((await t.api.post('/auth/login', { email: user.email, password: 'a brand new passphrase' })).status).toBe(200);
+  });
+
+  it('a password change spends the links mailed before it: none signs in or resets afterwards', async () => {
+    const email = `agent-links-${Date.now()}@example.test`;
+    await registerAgent(t, { name: 'two-links', email });
+    await t.api.post('/auth/resend-verification', { email });
+    const [first, second] = await mailedTokens(email, 'verify-email', 2);
+    const session = (await t.api.post('/auth/verify-email', { token: first })).body.data;
+    // Verifying spent the other verification link: it no longer signs anyone in.
+    expect((await t.api.post('/auth/verify-email', { token: second })).body.error.code).toBe('token_already_used');
+    await t.api.post('/auth/forgot-password', { email });
+    const reset = await t.mailbox.waitForToken(email, 'reset-password');
+    expect((await t.api.post('/auth/reset-password', { token: reset, new_password: 'the first passphrase' })).status).toBe(200);
+    await t.api.post('/auth/forgot-password', { email });
+    const laterReset = await t.mailbox.waitForToken(email, 'reset-password', 2);
+    const login = (await t.api.post('/auth/login', { email, password: 'the first passphrase' })).body.data;
+    const changed = await t.api.post('/auth/change-password', { current_password: 'the first passphrase', new_password: 'the second passphrase' }, { token: login.access_token });
+    expect(changed.status).toBe(200);
+    expect((await t.api.post('/auth/reset-password', { token: laterReset, new_password: 'the attacker picks this' })).body.error.code).toBe('token_already_used');
+    expect((await t.api.get('/auth/me', { token: session.access_token })).status).toBe(401);
+  });
+
+  it('an account someone registered with another person’s address: the owner’s reset takes it over, and the API keys issued before go', async () => {
+    const email = `victim-${Date.now()}@example.test`;
+    const squatter = await registerAgent(t, { name: 'squatter', email });
+    expect((await t.api.get('/auth/me', { token: squatter.api_key })).status).toBe(200);
+    // The owner cannot sign up (the address is taken), so resets the password of the account holding it.
+    expect((await t.api.post('/auth/signup', { email, password: PASSWORD })).status).toBe(409);
+    await t.api.post('/auth/forgot-password', { email });
+    const token = await t.mailbox.waitForToken(email, 'reset-password');
+    expect((await t.api.post('/auth/reset-password', { token, new_password: 'now this is mine' })).status).toBe(200);
+    const squatted = await t.api.get('/auth/me', { token: squatter.api_key });
+    expect(squatted.status).toBe(401);
+    const owner = (await t.api.post('/auth/login', { email, password: 'now this is mine' })).body.data;
+    expect((await t.api.get('/auth/me', { token: owner.access_token })).body.data).toMatchObject({ email, email_verified: true });
+    // A key the owner makes afterwards works, and a later reset of a proven address leaves keys alone.
+    const key = await t.api.post('/organizations/default/api-keys', { name: 'mine' }, { token: owner.access_token });
+    expect(key.status).toBe(201);
+    await t.api.post('/auth/forgot-password', { email });
+    const again = await t.mailbox.waitForToken(email, 'reset-password', 2);
+    expect((await t.api.post('/auth/reset-password', { token: again, new_password: 'still mine, again' })).status).toBe(200);
+    expect((await t.api.get('/auth/me', { token: key.body.data.key })).status).toBe(200);
+  });
+
+  it('tells the owner of an address an agent registered with that the link confirms the agent’s account', async () => {
+    const email = `agent-mail-${Date.now()}@example.test`;
+    await registerAgent(t, { name: 'mail-wording', email });
+    await t.mailbox.waitForLink(email, 'verify-email');
+    expect(t.mailbox.to(email)[0]!.text).toMatch(/An AI agent registered an account with this address/);
   });
 
   it('answers 400 for a malformed or expired token and 404 for an unknown one', async () => {

@@ -48,7 +48,7 @@ export async function registerAgent(context: RequestContext, input: { name?: str
       return { user, secret, token };
     }),
   );
-  if (email && token) await mailVerificationLink(context.services, email, token);
+  if (email && token) await mailVerificationLink(context.services, email, token, 'agent');
   return { agent: agentRecord(user, secret) };
 }
 
@@ -72,7 +72,7 @@ export async function updateAgent(context: RequestContext, input: { email: strin
     }),
   );
   await forgetApiKeyIdentities(context.em, user.id, context.services.log);
-  await mailVerificationLink(context.services, email, token);
+  await mailVerificationLink(context.services, email, token, 'agent');
   await context.em.refresh(user);
   return agentRecord(user);
 }

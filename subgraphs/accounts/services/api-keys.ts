@@ -54,6 +54,11 @@ export async function createApiKey(context: RequestContext, input: { name: strin
   return { apiKey, key: secret };
 }
 
+/** Revokes every key acting as the user; the caller forgets the cached identities once committed. */
+export async function revokeApiKeysOf(em: EntityManager, userId: string): Promise<number> {
+  return em.nativeUpdate(ApiKey, { userId, revokedAt: null }, { revokedAt: new Date() });
+}
+
 export async function revokeApiKey(context: RequestContext, keyId: string) {
   const identity = requireUserSession(context);
   if (!isUuid(keyId)) throw notFound('API key');

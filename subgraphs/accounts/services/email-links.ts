@@ -5,12 +5,20 @@ function link(services: PlatformServices, page: string, token: string) {
   return `${services.config.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
 }
 
-export async function mailVerificationLink(services: PlatformServices, email: string, token: string) {
+/**
+ * An agent names its address itself, so its mail says whose account the link confirms: a person
+ * who does not know the agent must not take its account for theirs.
+ */
+export async function mailVerificationLink(services: PlatformServices, email: string, token: string, kind: 'user' | 'agent' = 'user') {
   const url = link(services, 'verify-email', token);
+  const confirm =
+    kind === 'agent'
+      ? `An AI agent registered an account with this address. If you operate that agent, confirm it by opening the link below (valid for 24 hours); it signs you in to the agent's account, whose API keys the agent keeps:`
+      : `Confirm that this address is yours by opening the link below (valid for 24 hours):`;
   await services.mailer.send({
     to: email,
     subject: 'Verify your e-mail address',
-    text: `Confirm that this address is yours by opening the link below (valid for 24 hours):\n\n${url}\n\nIf you did not ask for this, ignore this mail.`,
+    text: `${confirm}\n\n${url}\n\nIf you did not ask for this, ignore this mail.`,
     link: url,
   });
 }

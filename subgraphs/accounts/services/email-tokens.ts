@@ -50,3 +50,11 @@ export async function spendEmailToken(
   if (spent !== 1) throw badRequest('token_already_used', 'This link has already been used');
   return stored;
 }
+
+/**
+ * Spends every link of the user still outstanding for `purposes`: once one has done its work (a
+ * reset, a verification) or the password changed, an older link must not do it again.
+ */
+export async function spendOutstandingEmailTokens(em: EntityManager, userId: string, purposes: EmailTokenPurpose[]): Promise<void> {
+  await em.nativeUpdate(EmailToken, { userId, purpose: { $in: purposes }, usedAt: null }, { usedAt: new Date() });
+}

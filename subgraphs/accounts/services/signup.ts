@@ -1,10 +1,10 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { forbidden } from '../../../shared/errors.js';
+import { badRequest } from '../../../shared/errors.js';
 import { UserAccount } from '../entities/user.js';
 import { normalizeEmail, normalizeName } from './email-address.js';
 import { forgetApiKeyIdentities } from './api-key-identities.js';
 import { mailVerificationLink } from './email-links.js';
-import { createEmailToken, spendEmailToken } from './email-tokens.js';
+import { createEmailToken, spendEmailToken, spendOutstandingEmailTokens } from './email-tokens.js';
 import { createPersonalOrganization } from './organizations.js';
 import { assertStrongPassword, hashPassword } from './passwords.js';
 import { enforceLimit } from './rate-limits.js';
@@ -39,8 +39,10 @@ export async function verifyEmail(context: RequestContext, token: string): Promi
     const spent = await spendEmailToken(em, token, 'verify_email');
     const user = await em.findOneOrFail(UserAccount, spent.userId);
     if (user.email !== spent.email) {
-      throw forbidden('This link was sent to an address the account no longer uses', 'email_changed');
+      throw badRequest('email_changed', 'This link was sent to an address the account no longer uses');
     }
+    // The address is proven: other verification links (each one signs in) are spent with this one.
+    await spendOutstandingEmailTokens(em, user.id, ['verify_email']);
     if (!user.emailVerified) {
       user.emailVerified = true;
       await em.flush();
@@ -62,7 +64,7 @@ export async function resendVerification(context: RequestContext, emailInput: st
     if (!user || user.emailVerified) return;
     const token = createEmailToken(em, user.id, 'verify_email', email);
     await em.flush();
-    await mailVerificationLink(context.services, email, token);
+    await mailVerificationLink(context.services, email, token, user.kind === 'agent' ? 'agent' : 'user');
   });
   return { message: 'If an unverified account exists for this address, a verification link has been sent' };
 }
