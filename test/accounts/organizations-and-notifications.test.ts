@@ -54,6 +54,41 @@ describe('organizations', () => {
     expect(mismatch.body.error.code).toBe('invite_email_mismatch');
   });
 
+  it('two invitations accepted at once make one membership; an admin invitation raises a member to admin, a member one never lowers it', async () => {
+    const owner = await signUpVerified(t);
+    const invitee = await signUpVerified(t);
+    // All sent before the invitee joins (once a member, no more can be sent).
+    for (const role of ['member', 'member', 'admin', 'member']) {
+      await t.api.graphql(INVITE, { input: { organizationId: owner.organizationId, email: invitee.email, role } }, { token: owner.accessToken });
+    }
+    await t.mailbox.waitForLink(invitee.email, 'accept-invite', 4);
+    const [first, second, admin, late] = t.mailbox
+      .to(invitee.email)
+      .flatMap((mail) => mail.links)
+      .filter((link) => link.includes('/accept-invite?'))
+      .map((link) => new URL(link).searchParams.get('token')!);
+    const accept = (token: string) => t.api.post('/auth/accept-invite', { token }, { token: invitee.accessToken });
+    const raced = await Promise.all([accept(first!), accept(second!)]);
+    expect(raced.map((response) => response.status)).toEqual([200, 200]);
+    expect(raced.map((response) => response.body.data.role)).toEqual(['member', 'member']);
+    expect((await accept(admin!)).body.data.role).toBe('admin');
+    expect((await accept(late!)).body.data.role).toBe('admin');
+    const orgs = await t.api.get('/organizations', { token: invitee.accessToken });
+    expect(orgs.body.data.filter((o: any) => o.id === owner.organizationId)).toEqual([expect.objectContaining({ role: 'admin' })]);
+  });
+
+  it('invitations are limited per address (5 an hour) and per inviter (50 an hour): 429 with Retry-After', async () => {
+    const owner = await signUpVerified(t);
+    const target = `spammed-${Date.now()}@example.test`;
+    const invite = (email: string) => t.api.graphql(INVITE, { input: { organizationId: owner.organizationId, email } }, { token: owner.accessToken });
+    for (let i = 0; i < 5; i++) expect((await invite(target)).body.errors).toBeUndefined();
+    expect((await invite(target)).body.errors![0].extensions).toMatchObject({ code: 'rate_limited', status: 429 });
+    const other = await signUpVerified(t);
+    const byOther = (email: string) => t.api.graphql(INVITE, { input: { organizationId: other.organizationId, email } }, { token: other.accessToken });
+    for (let i = 0; i < 50; i++) expect((await byOther(`many-${i}-${Date.now()}@example.test`)).body.errors).toBeUndefined();
+    expect((await byOther(`one-more-${Date.now()}@example.test`)).body.errors![0].extensions).toMatchObject({ code: 'rate_limited', status: 429 });
+  });
+
   it('only an owner or admin can invite; a non-member is told the organization does not exist', async () => {
     const owner = await signUpVerified(t);
     const stranger = await signUpVerified(t);

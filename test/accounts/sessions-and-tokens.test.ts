@@ -106,6 +106,17 @@ describe('logout and password change', () => {
     expect((await t.api.post('/auth/login', { email: user.email, password: 'another fine passphrase' })).status).toBe(200);
   });
 
+  it('change-password spends the login budget: a stolen access token buys 10 guesses a minute at the current password, then 429', async () => {
+    const user = await signUpVerified(t);
+    const attempt = (current: string) => t.api.post('/auth/change-password', { current_password: current, new_password: 'another fine passphrase' }, { token: user.accessToken });
+    const guesses = [];
+    for (let i = 0; i < 10; i++) guesses.push((await attempt(`guess number ${i}`)).status);
+    expect(guesses).toEqual(Array(10).fill(400));
+    const limited = await attempt(PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+  });
+
   it('change-password answers 403 for an API key and for an account without a password', async () => {
     const agent = await registerAgent(t, { name: 'no-password' });
     const withKey = await t.api.post('/auth/change-password', { current_password: 'x', new_password: 'another fine passphrase' }, { token: agent.api_key });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity, requireUserSession } from '../../../shared/context.js';
@@ -11,6 +12,7 @@ import { normalizeEmail } from './email-address.js';
 import { mailInvitationLink } from './email-links.js';
 import { assertTokenFormat } from './email-tokens.js';
 import { notify } from './notifications.js';
+import { enforceLimit } from './rate-limits.js';
 import { isUuid } from '../../../shared/ids.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -54,6 +56,9 @@ export async function inviteMember(
   const role = (input.role ?? 'member') as OrganizationRole;
   if (role !== 'admin' && role !== 'member') throw badRequest('invalid_role', 'Role must be admin or member');
   const organization = await requireManagedOrganization(context, identity.userId, input.organizationId);
+  // Each invitation mails a stranger a subject the inviter partly chooses: bounded per inviter and per address.
+  await enforceLimit(context, 'invitePerInviter', identity.userId);
+  await enforceLimit(context, 'invitePerAddress', email);
   const invitee = await context.em.findOne(UserAccount, { email });
   if (invitee && (await roleIn(context.em, invitee.id, organization.id))) {
     throw conflict('already_member', `${email} is already a member of this organization`);
@@ -97,11 +102,27 @@ export async function acceptInvitation(context: RequestContext, token: string): 
       { acceptedAt: new Date(), acceptedByUserId: identity.userId },
     );
     if (accepted !== 1) throw badRequest('invite_already_accepted', 'This invitation has already been accepted');
-    const existing = await em.findOne(Membership, { userId: identity.userId, organizationId: invitation.organizationId });
-    if (!existing) {
-      em.create(Membership, { userId: identity.userId, organizationId: invitation.organizationId, role: invitation.role } as Membership);
-    }
+    const role = await joinOrganization(em, identity.userId, invitation.organizationId, invitation.role);
     const organization = await em.findOneOrFail(Organization, invitation.organizationId);
-    return { organization, role: existing?.role ?? invitation.role };
+    return { organization, role };
   });
+}
+
+/**
+ * Makes the user a member with `role`, in one statement, so that two invitations accepted at once
+ * cannot both insert. A member already there keeps a higher role, and an admin invitation raises
+ * a plain member to admin. Returns the role the user now holds.
+ */
+async function joinOrganization(em: EntityManager, userId: string, organizationId: string, role: OrganizationRole): Promise<OrganizationRole> {
+  await em.execute(
+    `insert into account_membership (id, user_id, organization_id, role, created_at) values (?, ?, ?, ?, now())
+     on conflict (user_id, organization_id) do update set role = excluded.role
+     where account_membership.role = 'member' and excluded.role = 'admin'`,
+    [randomUUID(), userId, organizationId, role],
+  );
+  const [membership] = await em.execute<{ role: OrganizationRole }[]>(`select role from account_membership where user_id = ? and organization_id = ?`, [
+    userId,
+    organizationId,
+  ]);
+  return membership!.role;
 }

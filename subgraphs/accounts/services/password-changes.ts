@@ -56,6 +56,8 @@ export async function changePassword(context: RequestContext, input: { currentPa
   const user = await context.em.findOne(UserAccount, identity.userId, { populate: ['passwordHash'] });
   if (!user) throw notFound('User');
   if (!user.passwordHash) throw forbidden('This account has no password login', 'password_login_not_enabled');
+  // A stolen access token must not buy unlimited guesses at the password: the login budget applies.
+  await enforceLimit(context, 'loginPerAccount', user.email ?? user.id);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
     throw badRequest('invalid_current_password', 'The current password is wrong');
   }

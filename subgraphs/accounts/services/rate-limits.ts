@@ -11,6 +11,8 @@ export const LIMITS = {
   emailPerAccount: { limit: 5, windowSeconds: 3600 },
   emailPerAddress: { limit: 600, windowSeconds: 60 },
   agentPerAddress: { limit: 600, windowSeconds: 60 },
+  invitePerInviter: { limit: 50, windowSeconds: 3600 },
+  invitePerAddress: { limit: 5, windowSeconds: 3600 },
 } as const;
 
 type LimitName = keyof typeof LIMITS;
