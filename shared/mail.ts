@@ -7,7 +7,7 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
-  /** The one link the mail exists to deliver; logged in development so it can be clicked. */
+  /** The one link the mail exists to deliver; logged outside production so it can be clicked. */
   link?: string;
 }
 
@@ -18,10 +18,11 @@ export interface Mailer {
 
 /**
  * nodemailer to SMTP_URL; without one, each mail is written as an .eml file under DATA_DIR/mail
- * (nodemailer's stream transport renders it) and its link is logged.
+ * (nodemailer's stream transport renders it) and, unless `production`, its link is logged: the
+ * link carries a token that signs in or resets a password, and production logs travel far.
  */
-export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; log: Logger }): Mailer {
-  const { smtpUrl, from, dataDir, log } = options;
+export function createMailer(options: { smtpUrl?: string; from: string; dataDir: string; log: Logger; production: boolean }): Mailer {
+  const { smtpUrl, from, dataDir, log, production } = options;
   if (smtpUrl) {
     const transport: Transporter = nodemailer.createTransport(smtpUrl);
     return {
@@ -42,7 +43,7 @@ export function createMailer(options: { smtpUrl?: string; from: string; dataDir:
       const safeRecipient = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(mailDir, `${Date.now()}-${process.pid}-${++sequence}-${safeRecipient}.eml`);
       writeFileSync(file, info.message as Buffer);
-      log.info({ to: mail.to, subject: mail.subject, file, link: mail.link }, 'mail written (no SMTP_URL set)');
+      log.info({ to: mail.to, subject: mail.subject, file, ...(production ? {} : { link: mail.link }) }, 'mail written (no SMTP_URL set)');
     },
     close: () => transport.close(),
   };

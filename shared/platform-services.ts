@@ -49,7 +49,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     config,
     orm,
     log,
-    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log }),
+    mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log, production: config.nodeEnv === 'production' }),
     rateLimiter: createRateLimiter(config.redisUrl),
     events: new EventBus(log),
     ports: {},

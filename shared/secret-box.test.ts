@@ -27,6 +27,15 @@ describe('SecretBox', () => {
     expect(() => new SecretBox(key()).decrypt('nonsense')).toThrow('could not be decrypted');
   });
 
+  it('refuses a shortened tag (GCM would check only its first bytes, making a forgery far easier) and a short nonce', () => {
+    const box = new SecretBox(key());
+    const [version, iv, tag, data] = box.encrypt('hello').split('.');
+    const short = Buffer.from(tag!, 'base64url').subarray(0, 4).toString('base64url');
+    expect(() => box.decrypt([version, iv, short, data].join('.'))).toThrow('could not be decrypted');
+    const shortIv = Buffer.from(iv!, 'base64url').subarray(0, 8).toString('base64url');
+    expect(() => box.decrypt([version, shortIv, tag, data].join('.'))).toThrow('could not be decrypted');
+  });
+
   it('refuses a key that is not 32 bytes', () => {
     expect(() => new SecretBox('abcd')).toThrow('32-byte');
   });

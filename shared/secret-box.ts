@@ -2,6 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { AppError } from './errors.js';
 
 const VERSION = 'v1';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
 
 /**
  * AES-256-GCM for secrets we must read back (upstream API keys): `v1.<iv>.<tag>.<ciphertext>`,
@@ -16,8 +18,8 @@ export class SecretBox {
   }
 
   encrypt(plaintext: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
   }
@@ -25,9 +27,13 @@ export class SecretBox {
   decrypt(sealed: string): string {
     const [version, iv, tag, ciphertext] = sealed.split('.');
     if (version !== VERSION || !iv || !tag || ciphertext === undefined) throw secretUnreadable();
+    const ivBytes = Buffer.from(iv, 'base64url');
+    const tagBytes = Buffer.from(tag, 'base64url');
+    // A shortened tag would make a forgery that many times easier: only the full 16 bytes we write are accepted.
+    if (ivBytes.length !== IV_BYTES || tagBytes.length !== TAG_BYTES) throw secretUnreadable();
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      const decipher = createDecipheriv('aes-256-gcm', this.key, ivBytes, { authTagLength: TAG_BYTES });
+      decipher.setAuthTag(tagBytes);
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     } catch {
       throw secretUnreadable();
