@@ -1,3 +1,4 @@
+import { pageOf } from '../shared/paging.js';
 import { badRequest } from '../shared/errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -57,7 +58,12 @@ export function booleanQuery(request: RestRequest, name: string): boolean | unde
   return value === 'true';
 }
 
-/** The usual paging pair, validated the same everywhere. */
+/**
+ * The usual paging pair, validated the same everywhere: here too, so that a value GraphQL's 32-bit
+ * Int could not carry gets the same `invalid_limit` / `invalid_offset` as any other out of range.
+ */
 export function pageQuery(request: RestRequest): { limit?: number; offset?: number } {
-  return { limit: intQuery(request, 'limit'), offset: intQuery(request, 'offset') };
+  const page = { limit: intQuery(request, 'limit'), offset: intQuery(request, 'offset') };
+  pageOf(page);
+  return page;
 }

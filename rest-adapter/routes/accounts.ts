@@ -103,15 +103,15 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/organizations/:organization_id/api-keys/:key_id',
-    document: 'mutation($id: ID!) { revokeApiKey(id: $id) { ...ApiKeyFields } }',
-    variables: (request) => ({ id: request.params.key_id }),
+    document: 'mutation($id: ID!, $organizationId: ID) { revokeApiKey(id: $id, organizationId: $organizationId) { ...ApiKeyFields } }',
+    variables: (request) => ({ id: request.params.key_id, organizationId: organizationParam(request) }),
   },
   {
     method: 'POST',
     path: '/organizations/:organization_id/invitations',
     status: 201,
     document: 'mutation($input: InviteMemberInput!) { inviteToOrganization(input: $input) { ...InvitationFields } }',
-    variables: (request) => ({ input: { ...bodyObject(request), organization_id: request.params.organization_id } }),
+    variables: (request) => ({ input: { ...bodyObject(request), organization_id: organizationParam(request) } }),
   },
   {
     method: 'GET',

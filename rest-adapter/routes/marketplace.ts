@@ -1,4 +1,4 @@
-import { bodyObject, booleanQuery, intQuery, stringQuery, type RestRequest, type RestRoute } from '../route.js';
+import { bodyObject, booleanQuery, pageQuery, stringQuery, type RestRequest, type RestRoute } from '../route.js';
 
 /** `base_price_per_1000_rows` is not the snake_case of any GraphQL name; map it by hand. */
 function publisherBody(request: RestRequest): Record<string, unknown> {
@@ -25,8 +25,7 @@ export const marketplaceRoutes: RestRoute[] = [
         search: stringQuery(request, 'search'),
         category: stringQuery(request, 'category'),
         isVerified: booleanQuery(request, 'is_verified'),
-        limit: intQuery(request, 'limit'),
-        offset: intQuery(request, 'offset'),
+        ...pageQuery(request),
       },
     }),
   },

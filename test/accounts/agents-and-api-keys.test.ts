@@ -86,6 +86,35 @@ describe('API keys', () => {
     }
   });
 
+  it('the organization in the path counts: a key is not found under another one, and "default" works for invitations too', async () => {
+    const user = await signUpVerified(t);
+    const other = await signUpVerified(t);
+    const created = await t.api.post('/organizations/default/api-keys', { name: 'pathed' }, { token: user.accessToken });
+    const keyId = created.body.data.api_key.id;
+    for (const organization of [other.organizationId, '00000000-0000-4000-8000-000000000000']) {
+      const elsewhere = await t.api.delete(`/organizations/${organization}/api-keys/${keyId}`, { token: user.accessToken });
+      expect(elsewhere.status).toBe(404);
+    }
+    expect((await t.api.get('/auth/me', { token: created.body.data.key })).status).toBe(200);
+    expect((await t.api.delete(`/organizations/${user.organizationId}/api-keys/${keyId}`, { token: user.accessToken })).status).toBe(200);
+    const invited = await t.api.post('/organizations/default/invitations', { email: uniqueEmail('invited') }, { token: user.accessToken });
+    expect(invited.status).toBe(201);
+  });
+
+  it('paging beyond what a 32-bit integer holds is invalid_limit / invalid_offset, as any other out-of-range value', async () => {
+    const user = await signUpVerified(t);
+    for (const [query, code] of [
+      ['limit=1000', 'invalid_limit'],
+      ['limit=99999999999', 'invalid_limit'],
+      ['offset=99999999999', 'invalid_offset'],
+      ['offset=-1', 'invalid_offset'],
+    ]) {
+      const response = await t.api.get(`/notifications?${query}`, { token: user.accessToken });
+      expect([response.status, response.body.error.code]).toEqual([400, code]);
+    }
+    expect((await t.api.get('/publishers?limit=99999999999')).body.error.code).toBe('invalid_limit');
+  });
+
   it('a signed-in user creates, lists (never the secret) and revokes keys; a revoked key stops working', async () => {
     const user = await signUpVerified(t);
     const created = await t.api.post('/organizations/default/api-keys', { name: 'ci' }, { token: user.accessToken });

@@ -19,7 +19,11 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => ApiKey)
-  revokeApiKey(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext) {
-    return revokeApiKey(context, id);
+  revokeApiKey(
+    @Arg('id', () => ID) id: string,
+    @Arg('organizationId', () => ID, { nullable: true, description: 'When given, the key must belong to it (404 otherwise)' }) organizationId: string | null,
+    @Ctx() context: RequestContext,
+  ) {
+    return revokeApiKey(context, id, organizationId);
   }
 }

@@ -49,13 +49,13 @@ export async function requireManagedOrganization(context: RequestContext, userId
 
 export async function inviteMember(
   context: RequestContext,
-  input: { organizationId: string; email: string; role?: string | null },
+  input: { organizationId?: string | null; email: string; role?: string | null },
 ): Promise<Invitation> {
   const identity = requireUserSession(context);
   const email = normalizeEmail(input.email);
   const role = (input.role ?? 'member') as OrganizationRole;
   if (role !== 'admin' && role !== 'member') throw badRequest('invalid_role', 'Role must be admin or member');
-  const organization = await requireManagedOrganization(context, identity.userId, input.organizationId);
+  const organization = await requireManagedOrganization(context, identity.userId, input.organizationId ?? identity.organizationId);
   // Each invitation mails a stranger a subject the inviter partly chooses: bounded per inviter and per address.
   await enforceLimit(context, 'invitePerInviter', identity.userId);
   await enforceLimit(context, 'invitePerAddress', email);

@@ -54,7 +54,7 @@ export class CreateApiKeyInput {
 
 @InputType()
 export class InviteMemberInput {
-  @Field(() => ID) organizationId!: string;
+  @Field(() => ID, { nullable: true, description: 'Defaults to the caller’s default organization' }) organizationId?: string | null;
   @Field(() => String) email!: string;
   @Field(() => String, { nullable: true, description: 'admin or member (default)' }) role?: string | null;
 }
