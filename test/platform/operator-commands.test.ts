@@ -158,7 +158,7 @@ describe('operator commands', () => {
     try {
       const transaction = node.execute({ payer: key.payer, nonce: key.nonce, payTo, amount: 1000n });
       const checked = await commandWith({ X402_RPC_URLS: `${key.network}=${node.url}` }, 'x402-payments-cli.js', 'check');
-      expect([checked.code, JSON.parse(checked.stdout)]).toEqual([0, { network: key.network, paid: 1, failed: 0, waiting: 0, unclear: 0, errors: 0 }]);
+      expect([checked.code, JSON.parse(checked.stdout)]).toEqual([0, { network: key.network, paid: 1, failed: 0, waiting: 0, unclear: 0, resolvedElsewhere: 0, errors: 0 }]);
       const { rows } = await client.query(`select reference from ledger_transfer where idempotency_key = $1`, [plan[0]!.idempotencyKey]);
       expect(rows).toEqual([{ reference: transaction }]);
     } finally {
@@ -180,7 +180,7 @@ describe('operator commands', () => {
       const checked = await commandWith({ X402_RPC_URLS: `${key.network}=${node.url}` }, 'x402-payments-cli.js', 'check');
       // The node's failure is logged (a JSON line with a msg), then the outcome is printed.
       const lines = checked.stdout.trim().split('\n').map((line) => JSON.parse(line));
-      expect([checked.code, lines.find((line) => !('msg' in line))]).toEqual([1, { network: key.network, paid: 0, failed: 0, waiting: 0, unclear: 0, errors: 1 }]);
+      expect([checked.code, lines.find((line) => !('msg' in line))]).toEqual([1, { network: key.network, paid: 0, failed: 0, waiting: 0, unclear: 0, resolvedElsewhere: 0, errors: 1 }]);
       const { rows } = await client.query(`select status, chain_claimed_until from x402_payment where nonce = $1`, [key.nonce]);
       expect(rows).toEqual([{ status: 'settle_unknown', chain_claimed_until: null }]);
     } finally {
