@@ -20,4 +20,6 @@ export interface PlatformPorts {
   hasPaymentMethod?(em: EntityManager, userId: string): Promise<boolean>;
   /** Accounts: revokes the user's API keys and issues a new one (wallet recovery); the secret is returned once. */
   rotateApiKey?(em: EntityManager, userId: string): Promise<{ apiKey: string } | null>;
+  /** Accounts: whether the user's address is verified now; waits for a verification still in flight. */
+  emailVerified?(em: EntityManager, userId: string): Promise<boolean>;
 }

@@ -45,20 +45,25 @@ export function ledgerAccountId(key: AccountKey): string {
 /** Accounts known to exist, per database (keyed by the ORM configuration); rows are never deleted. */
 const ensured = new WeakMap<object, Set<string>>();
 
+const INSERT_ACCOUNT_SQL = `insert into ledger_account (id, kind, owner_id, publisher_id, shard, no_overdraft) values (?, ?, ?, ?, ?, ?) on conflict (id) do nothing`;
+
 /**
- * Creates the account row if missing. Runs on the pool, outside the caller's transaction, so a
- * rollback of the caller never removes an account this process remembers as existing.
+ * Creates the account row if missing, and remembers it once committed. Outside a transaction it
+ * runs on the pool. Inside the caller's transaction it runs on that transaction's connection and
+ * is not remembered (a rollback removes the row): waiting there for a second connection while
+ * holding one is how a pool runs dry, every holder waiting for another.
  */
 async function ensureAccount(em: EntityManager, key: AccountKey, noOverdraft: boolean): Promise<string> {
   const id = ledgerAccountId(key);
   let known = ensured.get(em.config);
   if (!known) ensured.set(em.config, (known = new Set()));
   if (known.has(id)) return id;
-  await runPooledStatement(
-    await ledgerPool(em),
-    `insert into ledger_account (id, kind, owner_id, publisher_id, shard, no_overdraft) values (?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
-    [id, key.kind, key.ownerId ?? null, key.publisherId ?? null, key.shard ?? 0, noOverdraft],
-  );
+  const values = [id, key.kind, key.ownerId ?? null, key.publisherId ?? null, key.shard ?? 0, noOverdraft];
+  if (em.isInTransaction()) {
+    await em.execute(INSERT_ACCOUNT_SQL, values);
+    return id;
+  }
+  await runPooledStatement(await ledgerPool(em), INSERT_ACCOUNT_SQL, values);
   if (known.size >= MAX_REMEMBERED) known.clear();
   known.add(id);
   return id;

@@ -12,6 +12,7 @@ import { OrganizationResolver } from './resolvers/organization.resolver.js';
 import { UserResolver } from './resolvers/user.resolver.js';
 import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
+import { emailVerifiedNow } from './services/users.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -29,6 +30,7 @@ export const accountsSubgraph: SubgraphModule = {
   ),
   connect(services) {
     services.ports.rotateApiKey = rotateApiKey;
+    services.ports.emailVerified = emailVerifiedNow;
     followApiKeyChanges(services);
   },
 };

@@ -45,6 +45,20 @@ describe('referrals', () => {
     expect(await balanceOf(referrer.api_key)).toBe('1.00');
   });
 
+  it('a verification that commits while the apply is in flight (its identity read before) still gets both sides paid', async () => {
+    const referrer = await verifiedAgent(t);
+    const code = (await t.api.get('/wallet/referral', { token: referrer.api_key })).body.data.code;
+    const email = uniqueEmail('raced');
+    const referred = await registerAgent(t, { email });
+    // The key's identity is read (and cached) as unverified; then the verification commits, finding no referral to reward yet.
+    expect((await t.api.get('/auth/me', { token: referred.api_key })).body.data.email_verified).toBe(false);
+    await t.platform.services.orm.em.getConnection().execute(`update account_user set email_verified = true where email = ?`, [email]);
+    const applied = await t.api.post('/wallet/referral/apply', { referral_code: code }, { token: referred.api_key });
+    expect(applied.body.data).toMatchObject({ applied: true, rewarded: true });
+    expect(await balanceOf(referred.api_key)).toBe('1.00');
+    expect(await balanceOf(referrer.api_key)).toBe('1.00');
+  });
+
   it('refuses one\'s own code (400) and unknown codes (404)', async () => {
     const agent = await verifiedAgent(t);
     const code = (await t.api.get('/wallet/referral', { token: agent.api_key })).body.data.code;
@@ -55,6 +69,34 @@ describe('referrals', () => {
     const garbage = await t.api.post('/wallet/referral/apply', { referral_code: "'; drop table x" }, { token: agent.api_key });
     expect(garbage.status).toBe(404);
   });
+});
+
+describe('referral rewards on a small connection pool', () => {
+  it('more referred accounts verifying at once than the pool has connections all get paid: no transaction waits for a second connection', async () => {
+    const small = await startTestPlatform({ DB_POOL_MAX: '3' });
+    try {
+      const referrer = await verifiedAgent(small);
+      const code = (await small.api.get('/wallet/referral', { token: referrer.api_key })).body.data.code;
+      const emails = Array.from({ length: 8 }, (_, i) => uniqueEmail(`pool-${i}`));
+      const agents = [];
+      for (const email of emails) {
+        const agent = await registerAgent(small, { email });
+        expect((await small.api.post('/wallet/referral/apply', { referral_code: code }, { token: agent.api_key })).body.data.rewarded).toBe(false);
+        agents.push(agent);
+      }
+      const tokens = await Promise.all(emails.map((email) => small.mailbox.waitForToken(email, 'verify-email')));
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<'stuck'>((resolve) => (timer = setTimeout(() => resolve('stuck'), 20_000)));
+      const verified = await Promise.race([Promise.all(tokens.map((token) => small.api.post('/auth/verify-email', { token }))), stuck]);
+      clearTimeout(timer);
+      expect(verified).not.toBe('stuck');
+      expect((verified as { status: number }[]).map((response) => response.status)).toEqual(Array(8).fill(200));
+      expect((await small.api.get('/wallet/balance', { token: referrer.api_key })).body.data.balance).toBe('8.00');
+      for (const agent of agents) expect((await small.api.get('/wallet/balance', { token: agent.api_key })).body.data.balance).toBe('1.00');
+    } finally {
+      await small.close();
+    }
+  }, 60_000);
 });
 
 describe('recovery', () => {

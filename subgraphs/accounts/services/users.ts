@@ -21,3 +21,12 @@ export async function withUniqueEmail<T>(work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/**
+ * Whether the user's address is verified, read under a share lock on the user's row: a
+ * verification not yet committed holds that row, so this waits for it instead of missing it.
+ */
+export async function emailVerifiedNow(em: EntityManager, userId: string): Promise<boolean> {
+  const [row] = await em.execute<{ email_verified: boolean }[]>(`select email_verified from account_user where id = ? for share`, [userId]);
+  return row?.email_verified === true;
+}

@@ -8,7 +8,7 @@ import { formatMoney } from '../../../shared/money.js';
 import { Referral } from '../entities/referral.js';
 import { ReferralCode } from '../entities/referral-code.js';
 import type { ReferralApplied, ReferralSummary } from '../types/results.js';
-import { creditFromPromotions } from './credits.js';
+import { creditAllFromPromotions } from './credits.js';
 
 const CODE_LENGTH = 8;
 const CODE_FORMAT = /^[A-Z0-9]{4,32}$/;
@@ -39,7 +39,8 @@ export async function readReferral(context: RequestContext): Promise<ReferralSum
 
 /**
  * Pays both sides once, when the referred account has a verified e-mail. Marking the referral as
- * rewarded and the two idempotent credits happen in the caller's transaction.
+ * rewarded and the two idempotent credits happen in the caller's transaction; the credits lock
+ * their four accounts up front (transferAll), so they cannot deadlock with a concurrent transfer.
  */
 export async function rewardReferral(em: EntityManager, referredUserId: string, bonus: bigint): Promise<boolean> {
   const [row] = await em.execute(
@@ -48,9 +49,23 @@ export async function rewardReferral(em: EntityManager, referredUserId: string, 
   );
   if (!row) return false;
   const reference = `referral:${referredUserId}`;
-  await creditFromPromotions(em, { userId: row.referrer_user_id, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referrer`, reference });
-  await creditFromPromotions(em, { userId: referredUserId, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referred`, reference });
+  await creditAllFromPromotions(em, [
+    { userId: row.referrer_user_id, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referrer`, reference },
+    { userId: referredUserId, amount: bonus, kind: 'referral', idempotencyKey: `${reference}:referred`, reference },
+  ]);
   return true;
+}
+
+/**
+ * Read now, not from the request's identity: a verification committed since (whose reward found
+ * no referral yet) would otherwise leave the referral unpaid for good. A verification still in
+ * flight holds the user's row, and this waits for it. Where accounts runs in another process (the
+ * port is missing), the identity's answer stands.
+ */
+async function verifiedNow(context: RequestContext, em: EntityManager): Promise<boolean> {
+  const identity = requireIdentity(context);
+  const read = context.services.ports.emailVerified;
+  return read ? read(em, identity.userId) : identity.emailVerified;
 }
 
 /** Once per account, never one's own code; unknown codes are 404. */
@@ -69,7 +84,7 @@ export async function applyReferralCode(context: RequestContext, rawCode: string
       [identity.userId, owner.userId],
     );
     if (!inserted) throw conflict('referral_already_applied', 'A referral code was already applied to this account');
-    return identity.emailVerified ? rewardReferral(em as EntityManager, identity.userId, bonus) : false;
+    return (await verifiedNow(context, em as EntityManager)) ? rewardReferral(em as EntityManager, identity.userId, bonus) : false;
   });
   return { applied: true, rewarded, bonus: formatMoney(bonus) };
 }
