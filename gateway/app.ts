@@ -54,7 +54,9 @@ function handleErrors(parts: AppParts) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
     const requestId = String(res.locals.requestId ?? '');
     if (error?.type === 'entity.too.large') {
-      return sendError(res, { status: 413, code: 'payload_too_large', message: `Request body exceeds ${JSON_BODY_LIMIT}` });
+      // A route may parse with a smaller limit of its own: the error carries the one that applied.
+      const limit = typeof error.limit === 'number' ? `${error.limit} bytes` : JSON_BODY_LIMIT;
+      return sendError(res, { status: 413, code: 'payload_too_large', message: `Request body exceeds ${limit}` });
     }
     if (error?.type === 'entity.parse.failed') {
       return sendError(res, { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' });

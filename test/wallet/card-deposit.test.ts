@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Stripe from 'stripe';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { registerAgent } from '../support/accounts.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach, verifiedAgent } from '../support/wallet.js';
@@ -69,6 +71,26 @@ describe('card deposit', () => {
     try {
       const response = await t.api.post('/wallet/deposit', { amount_cents: 1_000 }, { token: agent.api_key });
       expect([response.status, response.body.error.code]).toEqual([503, 'card_payments_unavailable']);
+    } finally {
+      t.platform.services.config.stripe = saved;
+    }
+  });
+});
+
+describe('card deposit while Stripe is down', () => {
+  it('answers 502 card_payments_unavailable, not a 500, when Stripe cannot be reached or answers 5xx', async () => {
+    const agent = await verifiedAgent(t);
+    const saved = t.platform.services.config.stripe;
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    t.platform.services.config.stripe = { ...saved, apiUrl: `http://127.0.0.1:${closed}` };
+    try {
+      const response = await t.api.post('/wallet/deposit', { amount_cents: 1_000 }, { token: agent.api_key });
+      expect([response.status, response.body.error.code]).toEqual([502, 'card_payments_unavailable']);
     } finally {
       t.platform.services.config.stripe = saved;
     }

@@ -91,6 +91,8 @@ describe('GraphQL twins', () => {
     const unverified = await registerAgent(t);
     const refused = await t.api.graphql('mutation { claimDaily { amount } }', {}, { token: unverified.api_key });
     expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'email_verification_required', status: 403 });
+    // Eligibility says what the claim would do: not eligible until the address is verified.
+    expect((await t.api.get('/wallet/daily/eligibility', { token: unverified.api_key })).body.data.eligible).toBe(false);
     const agent = await verifiedAgent(t);
     const paid = await t.api.graphql('mutation { claimSignupBonus { amount balance } }', {}, { token: agent.api_key });
     expect(paid.body.data.claimSignupBonus).toEqual({ amount: '1.00', balance: '1.00' });

@@ -42,6 +42,13 @@ async function depositUnclear(token: string, amount: string, value: bigint) {
 }
 
 describe('on-chain deposit (x402)', () => {
+  it('a body over its 64 kB limit answers 413 payload_too_large naming that limit', async () => {
+    const agent = await registerAgent(t);
+    const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId, padding: 'x'.repeat(70_000) });
+    expect([response.status, response.body.error.code]).toEqual([413, 'payload_too_large']);
+    expect(response.body.error.message).toBe('Request body exceeds 65536 bytes');
+  });
+
   it('without a payment header answers 402 with v1 requirements in the body and v2 in PAYMENT-REQUIRED', async () => {
     const agent = await registerAgent(t);
     const response = await deposit(agent.api_key, { amount: '1.50', publisher_id: publisherId });

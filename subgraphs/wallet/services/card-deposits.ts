@@ -23,7 +23,7 @@ export async function createCardDeposit(context: RequestContext, amountCents: nu
   const stripe = stripeClient(context.services.config);
   if (!stripe) throw cardPaymentsUnavailable();
   const base = context.services.config.publicUrl;
-  const session = await stripe.checkout.sessions.create({
+  const session = await startCheckout(context, stripe, {
     mode: 'payment',
     line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: amountCents, product_data: { name: 'Wallet deposit' } } }],
     client_reference_id: identity.userId,
@@ -34,6 +34,18 @@ export async function createCardDeposit(context: RequestContext, amountCents: nu
   });
   if (!session.url) throw new Error('Stripe returned a checkout session without a URL');
   return { id: session.id, url: session.url, amountCents };
+}
+
+/** Stripe unreachable, or refusing the request, is its trouble, not ours: 502, and nothing was charged. */
+async function startCheckout(context: RequestContext, stripe: Stripe, params: Stripe.Checkout.SessionCreateParams): Promise<Stripe.Checkout.Session> {
+  try {
+    return await stripe.checkout.sessions.create(params);
+  } catch (error) {
+    const type = (error as { type?: unknown })?.type;
+    if (typeof type !== 'string' || !type.startsWith('Stripe')) throw error;
+    context.log.warn({ stripeError: type, stripeCode: (error as { code?: string }).code, status: (error as { statusCode?: number }).statusCode }, 'Stripe did not start a checkout session');
+    throw new AppError(502, 'card_payments_unavailable', 'The card payment provider did not answer; nothing was charged, try again shortly');
+  }
 }
 
 const PAID_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);

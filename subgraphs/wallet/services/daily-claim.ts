@@ -14,12 +14,13 @@ function utcMidnight(at: Date, days: number): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + days));
 }
 
+/** Eligible when a claim would pay now: the address verified (as the claim requires) and today's not taken. */
 export async function readDailyEligibility(context: RequestContext): Promise<DailyClaimEligibility> {
-  const { userId } = requireIdentity(context);
+  const { userId, emailVerified } = requireIdentity(context);
   const now = new Date();
   const today = await findTransfer(context.em, claimKey(userId, utcDay(now)));
   return {
-    eligible: !today,
+    eligible: emailVerified && !today,
     amount: formatMoney(context.services.config.wallet.dailyClaim),
     // An open claim opened at the start of today; a taken one opens again at the next midnight.
     nextClaimAt: utcMidnight(now, today ? 1 : 0),
