@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { RequestContext } from '../../../shared/context.js';
 import { requireVerifiedEmail } from '../../../shared/context.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
@@ -36,15 +36,14 @@ export async function createCardDeposit(context: RequestContext, amountCents: nu
   return { id: session.id, url: session.url, amountCents };
 }
 
-/** Stripe unreachable, or refusing the request, is its trouble, not ours: 502, and nothing was charged. */
+/** Stripe unreachable, or refusing the request, is not the caller's doing: 502, and nothing was charged. */
 async function startCheckout(context: RequestContext, stripe: Stripe, params: Stripe.Checkout.SessionCreateParams): Promise<Stripe.Checkout.Session> {
   try {
     return await stripe.checkout.sessions.create(params);
   } catch (error) {
-    const type = (error as { type?: unknown })?.type;
-    if (typeof type !== 'string' || !type.startsWith('Stripe')) throw error;
-    context.log.warn({ stripeError: type, stripeCode: (error as { code?: string }).code, status: (error as { statusCode?: number }).statusCode }, 'Stripe did not start a checkout session');
-    throw new AppError(502, 'card_payments_unavailable', 'The card payment provider did not answer; nothing was charged, try again shortly');
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    context.log.warn({ stripeError: error.type, stripeCode: error.code, status: error.statusCode }, 'Stripe did not start a checkout session');
+    throw new AppError(502, 'card_payments_unavailable', 'The card payment provider could not start a checkout; nothing was charged, try again shortly');
   }
 }
 

@@ -62,8 +62,7 @@ export async function rewardReferral(em: EntityManager, referredUserId: string, 
  * flight holds the user's row, and this waits for it. Where accounts runs in another process (the
  * port is missing), the identity's answer stands.
  */
-async function verifiedNow(context: RequestContext, em: EntityManager): Promise<boolean> {
-  const identity = requireIdentity(context);
+async function verifiedNow(context: RequestContext, em: EntityManager, identity: { userId: string; emailVerified: boolean }): Promise<boolean> {
   const read = context.services.ports.emailVerified;
   return read ? read(em, identity.userId) : identity.emailVerified;
 }
@@ -84,7 +83,7 @@ export async function applyReferralCode(context: RequestContext, rawCode: string
       [identity.userId, owner.userId],
     );
     if (!inserted) throw conflict('referral_already_applied', 'A referral code was already applied to this account');
-    return (await verifiedNow(context, em as EntityManager)) ? rewardReferral(em as EntityManager, identity.userId, bonus) : false;
+    return (await verifiedNow(context, em as EntityManager, identity)) ? rewardReferral(em as EntityManager, identity.userId, bonus) : false;
   });
   return { applied: true, rewarded, bonus: formatMoney(bonus) };
 }
