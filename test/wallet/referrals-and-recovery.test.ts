@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ensureWalletAccount, ledgerAccountId, pickSystemAccount, SYSTEM_ACCOUNT_SHARDS, walletAccountId } from '../../shared/ledger/index.js';
 import { registerAgent, signUpVerified, uniqueEmail } from '../support/accounts.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { checkLedgerAfterEach, verifiedAgent, verifyMailedLink } from '../support/wallet.js';
@@ -57,6 +59,51 @@ describe('referrals', () => {
     expect(applied.body.data).toMatchObject({ applied: true, rewarded: true });
     expect(await balanceOf(referred.api_key)).toBe('1.00');
     expect(await balanceOf(referrer.api_key)).toBe('1.00');
+  });
+
+  it('a reward racing a transfer that holds one of its accounts waits, instead of deadlocking into a 500', async () => {
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    // A referrer whose wallet is ordered after several promotions shards, then a referred account
+    // whose credit comes from one of those, other than the referrer credit's shard: the order in
+    // which a racing transfer locks them (by id, as every ledger statement does) then deadlocks
+    // with credits made one by one.
+    const shards = Array.from({ length: SYSTEM_ACCOUNT_SHARDS }, (_, shard) => ledgerAccountId({ kind: 'promotions', shard }));
+    let referrer: Awaited<ReturnType<typeof verifiedAgent>> | undefined;
+    for (let tries = 0; !referrer && tries < 20; tries++) {
+      const agent = await verifiedAgent(t);
+      if (shards.filter((shard) => shard < walletAccountId(agent.id)).length >= 4) referrer = agent;
+    }
+    const code = (await t.api.get('/wallet/referral', { token: referrer!.api_key })).body.data.code;
+    const referrerWallet = await ensureWalletAccount(em, referrer!.id);
+    let referred: { api_key: string; email: string; shard: string } | undefined;
+    for (let tries = 0; !referred && tries < 60; tries++) {
+      const email = uniqueEmail('deadlock');
+      const agent = await registerAgent(t, { email });
+      const shard = await pickSystemAccount(em, 'promotions', { shardKey: `referral:${agent.id}:referred` });
+      const referrerShard = await pickSystemAccount(em, 'promotions', { shardKey: `referral:${agent.id}:referrer` });
+      if (shard < referrerWallet && shard !== referrerShard) referred = { api_key: agent.api_key, email, shard };
+    }
+    expect(referred).toBeDefined();
+    const { api_key, email, shard } = referred!;
+    expect((await t.api.post('/wallet/referral/apply', { referral_code: code }, { token: api_key })).body.data.rewarded).toBe(false);
+    const token = await t.mailbox.waitForToken(email, 'verify-email');
+    const lockedBehindUs = async (db: EntityManager) => {
+      const [{ waiting }] = await db.execute(`select count(*)::int as waiting from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`);
+      return waiting > 0;
+    };
+    let verifying: ReturnType<typeof t.api.post> | undefined;
+    await (t.platform.services.orm.em.fork() as EntityManager).transactional(async (tx) => {
+      await tx.execute(`select id from ledger_account where id = ? for update`, [shard]);
+      verifying = t.api.post('/auth/verify-email', { token });
+      for (let waited = 0; !(await lockedBehindUs(em)) && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 20));
+      // Then the racing transfer takes the referrer's wallet, as a credit to it through that shard would (by id order).
+      await tx.execute(`select id from ledger_account where id = ? for update`, [referrerWallet]);
+      const pending = Symbol('pending');
+      expect(await Promise.race([verifying, new Promise((resolve) => setTimeout(() => resolve(pending), 300))])).toBe(pending);
+    });
+    expect((await verifying!).status).toBe(200);
+    expect(await balanceOf(api_key)).toBe('1.00');
+    expect(await balanceOf(referrer!.api_key)).toBe('1.00');
   });
 
   it('refuses one\'s own code (400) and unknown codes (404)', async () => {
