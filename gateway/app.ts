@@ -8,10 +8,12 @@ import { AppError } from '../shared/errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
-import { errorBodyOf, sendError } from '../shared/http/error-response.js';
+import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
 import { metricsRoute } from '../shared/http/metrics-route.js';
+import { corsFor } from '../shared/http/cors.js';
+import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -22,6 +24,20 @@ export interface AppParts {
 }
 
 export const JSON_BODY_LIMIT = '1mb';
+
+/**
+ * An error answered before GraphQL runs (a bad credential, a body that is not JSON): in the shape
+ * of the surface asked, so a GraphQL client finds its code in errors[].extensions too.
+ */
+function sendFrontDoorError(req: Request, res: Response, error: ErrorBody): void {
+  (req.path.startsWith('/graphql') ? sendGraphQLError : sendError)(res, error);
+}
+
+function refuseDeepJson(req: Request, res: Response, next: NextFunction): void {
+  if (jsonDepthOf(req.body) <= MAX_JSON_DEPTH) return next();
+  const { status, code, message } = jsonTooDeep();
+  sendFrontDoorError(req, res, { status, code, message });
+}
 
 function logRequests(parts: AppParts) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -53,23 +69,28 @@ function logRequests(parts: AppParts) {
 function handleErrors(parts: AppParts) {
   return (error: any, req: Request, res: Response, _next: NextFunction) => {
     const requestId = String(res.locals.requestId ?? '');
+    // Too late for an answer of its own (a stream had begun): logged, and the connection ends.
+    if (res.headersSent) {
+      errorBodyOf(error, parts.services.log, requestId);
+      return void res.destroy();
+    }
     if (error?.type === 'entity.too.large') {
       // A route may parse with a smaller limit of its own: the error carries the one that applied.
       const limit = typeof error.limit === 'number' ? `${error.limit} bytes` : JSON_BODY_LIMIT;
-      return sendError(res, { status: 413, code: 'payload_too_large', message: `Request body exceeds ${limit}` });
+      return sendFrontDoorError(req, res, { status: 413, code: 'payload_too_large', message: `Request body exceeds ${limit}` });
     }
     if (error?.type === 'entity.parse.failed') {
-      return sendError(res, { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' });
+      return sendFrontDoorError(req, res, { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' });
     }
     if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
-      return sendError(res, { status: 415, code: 'unsupported_encoding', message: 'Unsupported body encoding' });
+      return sendFrontDoorError(req, res, { status: 415, code: 'unsupported_encoding', message: 'Unsupported body encoding' });
     }
     // The router's own refusals (e.g. a path parameter that is not valid percent-encoding) carry a 4xx status.
     const status = !(error instanceof AppError) && typeof error?.status === 'number' ? error.status : undefined;
     if (status !== undefined && status >= 400 && status < 500) {
-      return sendError(res, { status, code: 'invalid_request', message: error.expose && error.message ? error.message : 'Invalid request' });
+      return sendFrontDoorError(req, res, { status, code: 'invalid_request', message: error.expose && error.message ? error.message : 'Invalid request' });
     }
-    sendError(res, errorBodyOf(error, parts.services.log, requestId));
+    sendFrontDoorError(req, res, errorBodyOf(error, parts.services.log, requestId));
   };
 }
 
@@ -79,6 +100,13 @@ export function createApp(parts: AppParts): express.Express {
   app.disable('x-powered-by');
   app.set('trust proxy', services.config.trustProxy);
   app.use(helmet());
+  app.use(corsFor(services.config.corsAllowedOrigins));
+  // Answers are personal (tokens, keys, balances): never stored by a cache unless a route says so
+  // (a logo, or a publisher's answer with its own Cache-Control).
+  app.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok' } }));
   app.get('/readyz', async (_req, res) => {
     try {
@@ -97,7 +125,7 @@ export function createApp(parts: AppParts): express.Express {
       res.locals.context = await buildContext(req, res.locals.requestId);
       next();
     } catch (error) {
-      sendError(res, errorBodyOf(error, services.log, res.locals.requestId));
+      sendFrontDoorError(req, res, errorBodyOf(error, services.log, res.locals.requestId));
     }
   });
 
@@ -107,6 +135,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(rawRoutes);
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));
   app.use((req, res) =>

@@ -15,7 +15,8 @@ export async function runCli(
   command: (services: PlatformServices, log: Logger) => Promise<number>,
   options: { logLevel?: string; config?: Partial<Config> } = {},
 ): Promise<never> {
-  const config: Config = { ...loadConfigOrExit(), ...options.config };
+  // A command never seeds the catalogue on the side (the development default at start): only seed:catalogue does.
+  const config: Config = { ...loadConfigOrExit(), seedCatalogue: false, ...options.config };
   const log = createLogger(options.logLevel ?? config.logLevel);
   let code = 1;
   try {

@@ -7,13 +7,19 @@ import { formatPlatformError } from '../shared/graphql-errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import { InProcessSubgraph } from './local-data-source.js';
 import { RemoteSubgraph } from './remote-data-source.js';
+import { requestGuards } from './request-guards.js';
 
-/** Query shape limits, refused before planning. Depth 22 admits the standard introspection query (21) and little more. */
+/**
+ * Query shape limits, refused before planning. Depth 22 admits the standard introspection query
+ * (21) and little more. The token limit is the parser's own (parseOptions below): armor's parses
+ * outside Apollo's error handling, so a syntax error became a 500.
+ */
+const MAX_TOKENS = 4000;
 const armor = new ApolloArmor({
   maxDepth: { n: 22, ignoreIntrospection: false },
   maxAliases: { n: 20 },
   maxDirectives: { n: 20 },
-  maxTokens: { n: 4000 },
+  maxTokens: { enabled: false },
   costLimit: { maxCost: 10000 },
   blockFieldSuggestion: { enabled: false },
 });
@@ -28,7 +34,7 @@ export async function createGraphQLServer(
     supergraphSdl,
     buildService: ({ name }) => {
       const url = config.subgraphUrls[name];
-      if (url) return new RemoteSubgraph(url, config.secrets.INTERNAL_SECRET);
+      if (url) return new RemoteSubgraph(name, url, config.secrets.INTERNAL_SECRET);
       const schema = schemas.get(name);
       if (!schema) throw new Error(`Subgraph ${name} is in the supergraph but not in this build`);
       return new InProcessSubgraph(schema, log);
@@ -42,11 +48,12 @@ export async function createGraphQLServer(
   const server = new ApolloServer<RequestContext>({
     gateway,
     introspection: true,
+    parseOptions: { maxTokens: MAX_TOKENS },
     // The process stops the platform as a whole (main.ts); Apollo's own handler would stop the
     // server under it and re-raise the signal.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    plugins: [...(protection.plugins as any[])],
+    plugins: [...(protection.plugins as any[]), requestGuards],
     validationRules: [...(protection.validationRules as any[])],
     formatError: (formatted, error) => {
       const graphQLError =

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { GraphQLSchema } from 'graphql';
-import type { Config } from '../shared/config.js';
+import { ConfigError, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { drainHttpServer } from '../shared/http/drain.js';
 import { openServices } from '../shared/platform-services.js';
@@ -29,6 +29,7 @@ export async function buildSubgraphSchemas(): Promise<Map<string, GraphQLSchema>
 
 /** The whole platform in one process: database, subgraphs, gateway, REST adapter, HTTP server. */
 export async function startPlatform(config: Config, log: Logger = createLogger(config.logLevel)): Promise<Platform> {
+  assertKnownSubgraphs(config);
   const opened = await openServices(config, log, subgraphModules);
   const { services } = opened;
   const schemas = await buildSubgraphSchemas();
@@ -52,4 +53,13 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
       await opened.close();
     },
   };
+}
+
+/** A misspelt SUBGRAPH_<NAME>_URL would leave that subgraph in-process without a word: refused before anything opens. */
+function assertKnownSubgraphs(config: Config): void {
+  const known = subgraphModules.map((module) => module.name);
+  const unknown = Object.keys(config.subgraphUrls).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const names = unknown.map((name) => `SUBGRAPH_${name.toUpperCase()}_URL`).join(', ');
+  throw new ConfigError(`Invalid configuration:\n  ${names}: no such subgraph (there are ${known.join(', ')})`);
 }

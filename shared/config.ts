@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseMoney } from './money.js';
-import { findNetwork } from './x402/networks.js';
+import { checksummedAddress, findNetwork } from './x402/networks.js';
 
 /** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
 const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
@@ -55,13 +55,17 @@ function trustedProxies(value: string | undefined): false | number | string[] {
   return entries;
 }
 
+/** A URL of one of these schemes (`localhost:5432` parses as a URL of scheme `localhost:`). */
+const isUrlOf = (value: string, protocols: string[]) => URL.canParse(value) && protocols.includes(new URL(value).protocol);
+const HTTP = ['http:', 'https:'];
+
 /** http(s) URLs only: `localhost:3000` parses as a URL of scheme `localhost:`, whose origin is the string 'null'. */
-function upstreamOrigins(value: string): string[] {
+function originsOf(value: string, variable: string): string[] {
   return listOf(value).map((entry, index) => {
-    const refused = (what: string) => new ConfigError(`Invalid configuration:\n  PROXY_ALLOWED_UPSTREAM_ORIGINS: entry ${index + 1} is not ${what}`);
+    const refused = (what: string) => new ConfigError(`Invalid configuration:\n  ${variable}: entry ${index + 1} is not ${what}`);
     if (!URL.canParse(entry)) throw refused('a URL');
     const url = new URL(entry);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('an http(s) URL');
+    if (!HTTP.includes(url.protocol)) throw refused('an http(s) URL');
     return url.origin;
   });
 }
@@ -75,26 +79,40 @@ function rpcEntryName(id: string, index: number): string {
   return /^(?:[a-z]+(?:-[a-z]+)*|eip155:\d{1,12})$/.test(id) ? `the entry for "${id}"` : `entry ${index + 1}`;
 }
 
+const urlSetting = (name: string, protocols: string[]) =>
+  optionalString.pipe(
+    z
+      .string()
+      .url()
+      .refine((value) => isUrlOf(value, protocols), `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`)
+      .optional(),
+  );
+
+/** A number setting: an empty value (`${VAR:-}` in compose) is unset, never 0. */
+const numberSetting = <T extends z.ZodTypeAny>(schema: T) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  PORT: numberSetting(z.coerce.number().int().min(0).max(65535).default(4000)),
   HOST: z.string().min(1).default('127.0.0.1'),
-  DATABASE_URL: optionalString.pipe(z.string().url().optional()),
+  DATABASE_URL: urlSetting('DATABASE_URL', ['postgres:', 'postgresql:']),
   DATA_DIR: z.string().min(1).default('./.data'),
-  PUBLIC_URL: optionalString.pipe(z.string().url().optional()),
-  SMTP_URL: optionalString.pipe(z.string().url().optional()),
+  PUBLIC_URL: urlSetting('PUBLIC_URL', HTTP),
+  SMTP_URL: urlSetting('SMTP_URL', ['smtp:', 'smtps:']),
   MAIL_FROM: z.string().min(3).default('Agent Commerce <no-reply@localhost>'),
-  REDIS_URL: optionalString.pipe(z.string().url().optional()),
+  REDIS_URL: urlSetting('REDIS_URL', ['redis:', 'rediss:']),
   METRICS_TOKEN: optionalString.pipe(z.string().min(24, 'METRICS_TOKEN must be at least 24 characters').optional()),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_GRACE_MS: numberSetting(z.coerce.number().int().min(0).max(600_000).default(10_000)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   JWT_SECRET: optionalString.pipe(z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional()),
   INTERNAL_SECRET: optionalString.pipe(z.string().min(32, 'INTERNAL_SECRET must be at least 32 characters').optional()),
   SECRETS_KEY: optionalString.pipe(
     z.string().regex(/^[0-9a-f]{64}$/i, 'SECRETS_KEY must be 64 hex characters (32 bytes)').optional(),
   ),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
-  API_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(2),
+  DB_POOL_MAX: numberSetting(z.coerce.number().int().min(1).max(200).default(20)),
+  DB_POOL_ACQUIRE_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(600_000).default(10_000)),
+  API_KEY_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(60).default(2)),
   TRUST_PROXY: optionalString,
   DAILY_CLAIM_USD: z.string().default('0.10'),
   SIGNUP_BONUS_USD: z.string().default('1.00'),
@@ -102,10 +120,19 @@ const envSchema = z.object({
   REFERRAL_BONUS_USD: z.string().default('1.00'),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
-  STRIPE_API_URL: optionalString.pipe(z.string().url().optional()),
-  X402_PAY_TO: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'X402_PAY_TO must be an EVM address').optional()),
-  X402_NETWORK: z.string().min(1).default('eip155:84532'),
-  X402_FACILITATOR_URL: optionalString.pipe(z.string().url().optional()),
+  STRIPE_API_URL: urlSetting('STRIPE_API_URL', HTTP),
+  X402_PAY_TO: optionalString.pipe(
+    z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{40}$/, 'X402_PAY_TO must be an EVM address')
+      .refine((value) => checksummedAddress(value) !== null, 'X402_PAY_TO has a wrong EIP-55 checksum (its letter case): check it, or give it in lower case')
+      .optional(),
+  ),
+  X402_NETWORK: z
+    .string()
+    .default('eip155:84532')
+    .refine((value) => findNetwork(value) !== undefined, 'X402_NETWORK must be a known network (base, base-sepolia, eip155:8453, eip155:84532)'),
+  X402_FACILITATOR_URL: urlSetting('X402_FACILITATOR_URL', HTTP),
   X402_SETTLEMENT: z.enum(['facilitator', 'verify-only']).default('facilitator'),
   X402_RPC_URLS: z
     .string()
@@ -128,12 +155,13 @@ const envSchema = z.object({
       return urls;
     }),
   SEED_CATALOGUE: booleanFlag(true),
-  PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  PROXY_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(600_000).default(30_000)),
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
-  PROXY_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
-  PROXY_PUBLISHER_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
-  PROXY_HOLD_EXPIRY_SECONDS: z.coerce.number().int().min(60).default(600),
+  CORS_ALLOWED_ORIGINS: z.string().default(''),
+  PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
+  PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
 });
 
 /**
@@ -156,10 +184,14 @@ export interface Config {
   redisUrl?: string;
   /** Bearer token that GET /metrics requires; without one the endpoint does not exist. */
   metricsToken?: string;
+  /** Browser origins (dashboards) allowed to call the API from another site; none by default. */
+  corsAllowedOrigins: string[];
   logLevel: string;
   /** How long a stopping process lets requests in flight (paid calls, streams) finish before cutting them. */
   shutdownGraceMs: number;
   dbPoolMax: number;
+  /** How long a request waits for a pooled connection before it is answered 503 database_unavailable. */
+  dbPoolAcquireTimeoutMs: number;
   /** How long a process trusts an API key it resolved (0: every request reads it). */
   apiKeyCacheSeconds: number;
   /** Express's `trust proxy`: false, a hop count, or the trusted proxies' addresses, subnets or names. */
@@ -196,20 +228,40 @@ function generateSecret(name: SecretName): string {
   return name === 'SECRETS_KEY' ? randomBytes(32).toString('hex') : randomBytes(48).toString('base64url');
 }
 
-/** Development secrets are generated once and kept in DATA_DIR so tokens survive restarts. */
+function readSecretsFile(file: string): Partial<Record<SecretName, string>> {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  ${file} is not valid JSON: repair it, or remove it to generate new development secrets`);
+  }
+}
+
+/**
+ * Development secrets are generated once and kept in DATA_DIR so tokens survive restarts.
+ * Processes started together (split mode) must all end with the same ones: the file is written
+ * whole under another name and put in place only if none is there yet (a hard link fails when it
+ * exists), then read back, so every process takes the first writer's secrets.
+ */
 function loadDevelopmentSecrets(dataDir: string, provided: Partial<Record<SecretName, string>>) {
   const file = path.join(dataDir, 'secrets.json');
-  const stored: Partial<Record<SecretName, string>> = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
-  let changed = false;
-  for (const name of SECRET_NAMES) {
-    if (!stored[name]) {
-      stored[name] = generateSecret(name);
-      changed = true;
-    }
-  }
-  if (changed) {
+  let stored = readSecretsFile(file);
+  // Twice at most: a file that appeared meanwhile, or one lacking a secret (an older version's), is completed in place.
+  for (let attempt = 0; attempt < 2 && SECRET_NAMES.some((name) => !stored[name]); attempt++) {
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    const completed = { ...stored };
+    for (const name of SECRET_NAMES) completed[name] ??= generateSecret(name);
+    const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+    writeFileSync(draft, JSON.stringify(completed, null, 2), { mode: 0o600 });
+    try {
+      if (attempt === 0 && Object.keys(stored).length === 0) linkSync(draft, file);
+      else renameSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+    stored = readSecretsFile(file);
   }
   return Object.fromEntries(SECRET_NAMES.map((name) => [name, provided[name] ?? stored[name]!])) as Record<
     SecretName,
@@ -217,12 +269,28 @@ function loadDevelopmentSecrets(dataDir: string, provided: Partial<Record<Secret
   >;
 }
 
+/** Settings for development and testnets that would let a production platform be used against itself or unpaid. */
+function refuseDevelopmentOnlySettings(values: { PROXY_ALLOW_PRIVATE_UPSTREAMS: boolean; X402_SETTLEMENT: string; X402_NETWORK: string }): void {
+  if (values.PROXY_ALLOW_PRIVATE_UPSTREAMS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  PROXY_ALLOW_PRIVATE_UPSTREAMS: not in production (publishers could reach the platform’s own network); list internal upstreams in PROXY_ALLOWED_UPSTREAM_ORIGINS',
+    );
+  }
+  if (values.X402_SETTLEMENT === 'verify-only' && findNetwork(values.X402_NETWORK)?.testnet === false) {
+    throw new ConfigError('Invalid configuration:\n  X402_SETTLEMENT: verify-only on Base mainnet would serve calls whose payments are never collected');
+  }
+}
+
+/** A promotion's amount: above 0, as a claim of nothing is refused by the ledger. */
 function configMoney(value: string, name: string): bigint {
+  let amount: bigint;
   try {
-    return parseMoney(value, name);
+    amount = parseMoney(value, name);
   } catch {
     throw new ConfigError(`Invalid configuration:\n  ${name}: must be a decimal amount such as 0.10`);
   }
+  if (amount <= 0n) throw new ConfigError(`Invalid configuration:\n  ${name}: must be above 0`);
+  return amount;
 }
 
 /**
@@ -256,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length > 0) {
       throw new ConfigError(`Missing required secrets in production: ${missing.join(', ')}. Set them in the environment.`);
     }
+    refuseDevelopmentOnlySettings(values);
     secrets = provided as Record<SecretName, string>;
   } else {
     secrets = loadDevelopmentSecrets(dataDir, provided);
@@ -264,7 +333,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const subgraphUrls: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const match = /^SUBGRAPH_([A-Z0-9_]+)_URL$/.exec(key);
-    if (match && value) subgraphUrls[match[1]!.toLowerCase()] = value;
+    if (!match || !value?.trim()) continue;
+    if (!isUrlOf(value.trim(), HTTP)) {
+      throw new ConfigError(`Invalid configuration:\n  ${key}: must be the subgraph's http(s) URL, e.g. http://accounts:4000/graphql`);
+    }
+    subgraphUrls[match[1]!.toLowerCase()] = value.trim();
   }
 
   return {
@@ -278,9 +351,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: values.MAIL_FROM,
     redisUrl: values.REDIS_URL,
     metricsToken: values.METRICS_TOKEN,
+    corsAllowedOrigins: originsOf(values.CORS_ALLOWED_ORIGINS, 'CORS_ALLOWED_ORIGINS'),
     shutdownGraceMs: values.SHUTDOWN_GRACE_MS,
     logLevel: values.LOG_LEVEL,
     dbPoolMax: values.DB_POOL_MAX,
+    dbPoolAcquireTimeoutMs: values.DB_POOL_ACQUIRE_TIMEOUT_MS,
     apiKeyCacheSeconds: values.API_KEY_CACHE_SECONDS,
     trustProxy: trustedProxies(values.TRUST_PROXY),
     secrets,
@@ -303,7 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
-      allowedUpstreamOrigins: upstreamOrigins(values.PROXY_ALLOWED_UPSTREAM_ORIGINS),
+      allowedUpstreamOrigins: originsOf(values.PROXY_ALLOWED_UPSTREAM_ORIGINS, 'PROXY_ALLOWED_UPSTREAM_ORIGINS'),
       maxBufferedBytes: values.PROXY_MAX_BUFFERED_BYTES,
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
       longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { AppError, appErrorExtensions, INTERNAL_ERROR_CODE, isAppErrorExtensions } from './errors.js';
 import type { Logger } from './logger.js';
+import { databaseUnavailableError } from './db/database-unavailable.js';
 
 const FRAMEWORK_CODES: Record<string, { code: string; status: number }> = {
   GRAPHQL_PARSE_FAILED: { code: 'graphql_parse_failed', status: 400 },
@@ -19,9 +20,8 @@ const FRAMEWORK_CODES: Record<string, { code: string; status: number }> = {
  */
 export function formatPlatformError(error: GraphQLError, log: Logger, requestId?: string): GraphQLError {
   const original = error.originalError;
-  if (original instanceof AppError) {
-    return new GraphQLError(original.message, { path: error.path, extensions: appErrorExtensions(original) });
-  }
+  const known = original instanceof AppError ? original : databaseUnavailableError(original);
+  if (known) return new GraphQLError(known.message, { path: error.path, extensions: appErrorExtensions(known) });
   if (isAppErrorExtensions(error.extensions)) {
     const { code, status, details } = error.extensions as Record<string, unknown>;
     return new GraphQLError(error.message, { path: error.path, extensions: { code, status, ...(details ? { details } : {}) } });

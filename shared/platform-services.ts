@@ -34,7 +34,7 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     embedded = await startEmbeddedPostgres(config.dataDir, log);
     url = embedded.url;
   }
-  const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax });
+  const orm = await createOrm(modules, { url, poolMax: config.dbPoolMax, poolAcquireTimeoutMs: config.dbPoolAcquireTimeoutMs });
   const applied = await migrateWithLock(orm, url);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   await reportLedgerBatchFailures(orm.em as EntityManager, ({ statement, items, error, racingReplay }) =>

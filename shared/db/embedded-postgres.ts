@@ -1,4 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -63,7 +65,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
   mkdirSync(dataDir, { recursive: true });
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const firstStart = !existsSync(path.join(databaseDir, 'PG_VERSION'));
-  if (firstStart || !existsSync(passwordFile)) writeFileSync(passwordFile, randomToken(24), { mode: 0o600 });
+  if (firstStart) writeFileSync(passwordFile, randomToken(24), { mode: 0o600 });
+  else if (!existsSync(passwordFile)) {
+    // A new password could never open the database that the old one created.
+    throw new Error(`${passwordFile} is missing: restore it, or remove ${databaseDir} to start with an empty database`);
+  }
   const password = readFileSync(passwordFile, 'utf8').trim();
   const port = await findFreePort();
   const recentLines: string[] = [];
@@ -109,7 +115,16 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${databaseName}`,
     stop: async () => {
       process.removeListener('exit', stopOnExit);
-      await server.stop();
+      // Ctrl-C in a terminal signals the whole process group, Postgres included, which stops at
+      // once. The library's stop() would then wait for an exit that has already happened.
+      const child = postgresProcessOf(server);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      await Promise.race([server.stop(), once(child, 'exit')]);
     },
   };
+}
+
+/** The server's postgres process (the library keeps it in a private field). */
+function postgresProcessOf(server: EmbeddedPostgres): ChildProcess | undefined {
+  return (server as unknown as { process?: ChildProcess }).process;
 }

@@ -11,6 +11,8 @@ const kernelMigrations: MigrationObject[] = [...ledgerMigrations, ...x402Migrati
 export interface OrmOptions {
   url: string;
   poolMax?: number;
+  /** Waiting longer for a connection (all busy, or the server not answering) fails the query. */
+  poolAcquireTimeoutMs?: number;
   debug?: boolean;
 }
 
@@ -43,6 +45,8 @@ export async function createOrm(modules: SubgraphModule[], options: OrmOptions):
     forceUtcTimezone: true,
     propagationOnPrototype: false,
     pool: { min: 0, max: options.poolMax ?? 20 },
+    // pg-pool's connectionTimeoutMillis bounds both the wait for a free connection and opening a new one.
+    driverOptions: { connectionTimeoutMillis: options.poolAcquireTimeoutMs ?? 10_000 },
     allowGlobalContext: false,
     debug: options.debug ?? false,
   });

@@ -88,7 +88,11 @@ export class UpstreamClient {
         if (!isSameHostRedirect(current.url, next)) {
           throw new AppError(502, 'upstream_redirect_refused', `The upstream redirected to another host (${next.host}); it was not followed`);
         }
-        current = { ...current, url: next, method: response.statusCode === 303 ? 'GET' : current.method };
+        // 303 See Other: fetch the answer with a GET, without the request's body (nor its type).
+        current =
+          response.statusCode === 303
+            ? { ...current, url: next, method: 'GET', body: undefined, headers: withoutContentHeaders(current.headers) }
+            : { ...current, url: next };
         continue;
       }
       const body = await this.readWhole(response.body);
@@ -156,4 +160,8 @@ export function upstreamFailure(error: unknown): AppError {
     return new AppError(504, 'upstream_timeout', 'The upstream did not answer in time');
   }
   return new AppError(502, 'upstream_unreachable', 'The upstream could not be reached');
+}
+
+function withoutContentHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !/^content-(type|length)$/i.test(name)));
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../shared/config.js';
@@ -15,6 +15,13 @@ afterAll(() => {
 });
 
 describe('configuration', () => {
+  it('in production, settings for development and testnets stop the start', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), INTERNAL_SECRET: 'i'.repeat(32), SECRETS_KEY: 'a'.repeat(64) };
+    expect(() => loadConfig({ ...production, PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true' })).toThrow(/PROXY_ALLOW_PRIVATE_UPSTREAMS: not in production/);
+    expect(() => loadConfig({ ...production, X402_SETTLEMENT: 'verify-only', X402_NETWORK: 'base' })).toThrow(/X402_SETTLEMENT: verify-only on Base mainnet/);
+    expect(loadConfig({ ...production, X402_SETTLEMENT: 'verify-only', X402_NETWORK: 'base-sepolia' }).x402.settlement).toBe('verify-only');
+  });
+
   it('in production, a missing secret stops the start with a message naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(/JWT_SECRET/);
@@ -86,6 +93,76 @@ function entryPoint(script: string, env: Record<string, string>): Promise<{ code
     });
   });
 }
+
+/** `count` processes that load the configuration on `dataDir` at the same moment; each prints its secrets. */
+function loadTogether(dataDir: string, count: number): Promise<string[]> {
+  const at = Date.now() + 1500;
+  const script = `
+    const { loadConfig } = await import(${JSON.stringify(path.resolve('dist/shared/config.js'))});
+    while (Date.now() < ${at});
+    try { console.log(JSON.stringify(loadConfig({ DATA_DIR: ${JSON.stringify(dataDir)} }).secrets)); } catch (error) { console.log('failed: ' + error.message); }`;
+  return Promise.all(
+    Array.from({ length: count }, () => new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } });
+      let out = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.on('exit', () => resolve(out.trim()));
+    })),
+  );
+}
+
+describe('development secrets', () => {
+  it('processes started together on a fresh DATA_DIR (split mode) all end with the same secrets', async () => {
+    for (let round = 0; round < 3; round++) {
+      const secrets = await loadTogether(dataDir(), 4);
+      expect(secrets.filter((line) => line.startsWith('failed'))).toEqual([]);
+      expect(new Set(secrets).size).toBe(1);
+    }
+  });
+
+  it('a secrets.json that is not JSON stops the start with a message saying what to do; an empty one is completed', () => {
+    const broken = dataDir();
+    writeFileSync(path.join(broken, 'secrets.json'), '{"JWT_SECRET": ');
+    expect(() => loadConfig({ DATA_DIR: broken })).toThrow(/secrets\.json is not valid JSON: repair it, or remove it/);
+    const empty = dataDir();
+    writeFileSync(path.join(empty, 'secrets.json'), '{}');
+    expect(loadConfig({ DATA_DIR: empty }).secrets.SECRETS_KEY).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('settings that would only fail at run time are refused at start', () => {
+  const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir(), ...env });
+
+  it('an empty number setting (compose’s ${VAR:-}) is its default, never 0 (a random port, no grace at all)', () => {
+    const config = load({ PORT: '', SHUTDOWN_GRACE_MS: ' ', DB_POOL_MAX: '' });
+    expect([config.port, config.shutdownGraceMs, config.dbPoolMax]).toEqual([4000, 10_000, 20]);
+  });
+
+  it.each([
+    ['PUBLIC_URL', 'localhost:4000'],
+    ['PUBLIC_URL', 'javascript:alert(1)'],
+    ['DATABASE_URL', 'localhost:5432/platform'],
+    ['DATABASE_URL', 'mysql://user@db/platform'],
+    ['REDIS_URL', 'http://redis:6379'],
+    ['SMTP_URL', 'https://mail.example'],
+    ['X402_FACILITATOR_URL', 'ftp://facilitator.example'],
+    ['SUBGRAPH_ACCOUNTS_URL', 'accounts:4000/graphql'],
+    ['X402_NETWORK', 'base-mainnet'],
+    ['PROXY_HOLD_EXPIRY_SECONDS', '1000000000'],
+    ['SIGNUP_BONUS_USD', '0'],
+    ['X402_PAY_TO', '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'],
+  ])('%s=%s', (name, value) => {
+    expect(() => load({ [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it('the schemes each service speaks are accepted', () => {
+    const config = load({
+      DATABASE_URL: 'postgresql://u@db/platform', REDIS_URL: 'rediss://cache:6380', SMTP_URL: 'smtps://u:p@mail.example',
+      X402_NETWORK: 'base', SUBGRAPH_WALLET_URL: 'http://wallet:4000/graphql',
+    });
+    expect(config.subgraphUrls).toEqual({ wallet: 'http://wallet:4000/graphql' });
+  });
+});
 
 describe('a bad setting at start', () => {
   it.each(['dist/gateway/main.js', 'dist/gateway/ledger-check-cli.js', 'dist/subgraphs/accounts/server.js'])(

@@ -138,7 +138,7 @@ describe('stopping the platform', () => {
       expect(rows).toEqual([{ amount: '10000' }]);
       // The refund took the revenue back before the counters were written for the last time.
       const counted = await admin.query(`select total_queries, total_revenue_atomic_value::text as revenue from market_publisher where id = $1`, [pub.id]);
-      expect(counted.rows).toEqual([{ total_queries: 1, revenue: '0' }]);
+      expect(counted.rows).toEqual([{ total_queries: '1', revenue: '0' }]);
     });
   });
 

@@ -57,6 +57,15 @@ const feePlan = (label: string, nonce: string, amount: string) => [
 ];
 
 describe('operator commands', () => {
+  it('that only read leave the data alone: in development they used to seed an empty marketplace', async () => {
+    const publishers = async () => Number((await client.query('select count(*) from market_publisher')).rows[0].count);
+    const before = await publishers();
+    const asAnOperatorRunsThem = { NODE_ENV: 'development', SEED_CATALOGUE: 'true' };
+    expect((await commandWith(asAnOperatorRunsThem, 'ledger-check-cli.js')).code).toBe(0);
+    expect((await commandWith(asAnOperatorRunsThem, 'x402-payments-cli.js', 'list')).code).toBe(0);
+    expect(await publishers()).toBe(before);
+  });
+
   it('exit 1 when they cannot run at all (a database that does not answer)', async () => {
     expect((await commandOn('postgres://postgres@127.0.0.1:1/none', 'ledger-check-cli.js')).code).toBe(1);
   });

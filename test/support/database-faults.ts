@@ -7,6 +7,8 @@ export interface RefusedInserts {
   when: string;
   /** Refuse only this many times (counted across rollbacks); every time without it. */
   times?: number;
+  /** The SQLSTATE raised (default P0001, a plain error); 40P01 plays a deadlock. */
+  errcode?: string;
 }
 
 /**
@@ -20,7 +22,7 @@ export async function withInsertsRefused<T>(em: EntityManager, refused: RefusedI
   const limit = counted ? `and nextval('${name}_count') <= ${refused.times}` : '';
   await em.execute(`create function ${name}() returns trigger language plpgsql as $$
     begin
-      if (${refused.when}) ${limit} then raise exception 'insert refused by the test'; end if;
+      if (${refused.when}) ${limit} then raise exception 'insert refused by the test' using errcode = '${refused.errcode ?? 'P0001'}'; end if;
       return new;
     end $$`);
   await em.execute(`create trigger ${name} before insert on ${refused.table} for each row execute function ${name}()`);

@@ -32,6 +32,12 @@ beforeAll(async () => {
       '/to-other-host': `http://localhost:${portOf(redirector)}/final`,
     };
     if (req.url === '/final') return void res.end(`final ${req.method} ${req.headers['x-api-key'] ?? ''}`);
+    if (req.url === '/see-other') return void res.writeHead(303, { location: '/echo-body' }).end();
+    if (req.url === '/echo-body') {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      return void req.on('end', () => res.end(`${req.method} [${req.headers['content-type'] ?? ''}] [${body}]`));
+    }
     res.writeHead(302, { location: to[req.url!] ?? '/final' }).end();
   });
   await Promise.all([target, redirector].map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
@@ -77,6 +83,13 @@ describe('the upstream client', () => {
     const open = client(true);
     const response = await open.fetchBuffered({ url: new URL(`${originOf(redirector)}/start`), method: 'GET', headers: { 'x-api-key': 'k' } });
     expect(response.body.toString()).toBe('final GET k');
+    await open.close();
+  });
+
+  it('follows a 303 with a GET that carries no body (the credentials in it stay behind)', async () => {
+    const open = client(true);
+    const request = { url: new URL(`${originOf(redirector)}/see-other`), method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client_secret":"s"}' };
+    expect((await open.fetchBuffered(request)).body.toString()).toBe('GET [] []');
     await open.close();
   });
 

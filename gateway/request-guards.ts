@@ -1,0 +1,75 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, getVariableValues, visit, type DocumentNode } from 'graphql';
+import type { RequestContext } from '../shared/context.js';
+import { isUnstorableText } from '../shared/text.js';
+
+/** Variable errors reported at most: each quotes the value, so an unbounded list grows with its square. */
+const MAX_VARIABLE_ERRORS = 10;
+const MAX_MESSAGE_LENGTH = 500;
+
+/** Any string (value or key) in a JSON value that PostgreSQL cannot store. Walked without recursion: any depth is safe. */
+function holdsUnstorableText(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (isUnstorableText(item)) return true;
+    } else if (Array.isArray(item)) {
+      // One by one: spreading a list of 150,000 items overflows the stack.
+      for (const element of item) pending.push(element);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, nested] of Object.entries(item)) {
+        if (isUnstorableText(key)) return true;
+        pending.push(nested);
+      }
+    }
+  }
+  return false;
+}
+
+function documentHoldsUnstorableText(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    StringValue(node) {
+      if (isUnstorableText(node.value)) found = true;
+    },
+  });
+  return found;
+}
+
+/** A request error (the caller's fault): HTTP 400, with the platform's code. */
+const refused = (code: string, message: string) =>
+  new GraphQLError(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message, {
+    extensions: { code, status: 400, http: { status: 400 } },
+  });
+
+/**
+ * Checks that run once the operation is known and before the gateway plans it, each answering
+ * 400 with a snake_case code:
+ * - there is one query or mutation to run (several unnamed ones, an unknown operationName or a
+ *   subscription are the caller's error, not the server's);
+ * - the variables fit their types, reporting at most a few errors (the gateway's own check lists
+ *   every error, each quoting the whole value: quadratic in a body of many unknown keys);
+ * - no string, in variables or in the document, holds text PostgreSQL cannot store (U+0000, a lone
+ *   surrogate), which would otherwise end as a 500 wherever it is stored or searched.
+ */
+export const requestGuards: ApolloServerPlugin<RequestContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ request, operation, document, schema }) {
+        if (!operation) {
+          throw refused('invalid_operation', request.operationName ? `No operation named ${request.operationName}` : 'Name the operation to run (operationName)');
+        }
+        if (operation.operation !== 'query' && operation.operation !== 'mutation') {
+          throw refused('invalid_operation', `${operation.operation} operations are not supported`);
+        }
+        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
+        // The inner reason, without graphql-js's quote of the whole value (a password, say).
+        if (coerced.errors) throw refused('invalid_input', coerced.errors[0]!.originalError?.message ?? coerced.errors[0]!.message);
+        if (holdsUnstorableText(request.variables) || documentHoldsUnstorableText(document)) {
+          throw refused('invalid_text', 'Text may not contain the NUL character (U+0000) or a lone surrogate');
+        }
+      },
+    };
+  },
+};
