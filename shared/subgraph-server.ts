@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError } from 'graphql';
-import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from './auth/internal-token.js';
+import { INTERNAL_IDENTITY_HEADER, operationDigest, verifyInternalIdentity } from './auth/internal-token.js';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
@@ -54,7 +54,8 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
       context: async ({ req }) => {
         const token = req.header(INTERNAL_IDENTITY_HEADER);
         if (!token) throw unauthorized('Subgraphs are reached through the gateway only', 'gateway_token_required');
-        const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token).catch(() => {
+        const operation = operationDigest(req.body?.query, req.body?.variables);
+        const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token, { subgraph: module.name, operation }).catch(() => {
           throw new GraphQLError('Invalid gateway token', { extensions: { code: 'invalid_gateway_token', status: 401, http: { status: 401 } } });
         });
         // Per-address limits must see the caller's address, which only the gateway knows.

@@ -1,28 +1,53 @@
+import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Identity } from '../context.js';
 
 const ISSUER = 'platform-gateway';
-const AUDIENCE = 'platform-subgraph';
+const LIFETIME = '30s';
+
+/** Each subgraph accepts only tokens made out to it. */
+const audienceOf = (subgraph: string) => `platform-subgraph:${subgraph}`;
+
+/** The operation a token was made for: its document and variables, as sent. */
+export function operationDigest(query: string | undefined, variables: unknown): string {
+  return createHash('sha256')
+    .update(`${query ?? ''}\n${JSON.stringify(variables ?? {})}`)
+    .digest('base64url');
+}
+
+export interface InternalCall {
+  subgraph: string;
+  requestId: string;
+  identity: Identity | null;
+  ip: string | null;
+  /** operationDigest of what is sent with the token. */
+  operation: string;
+}
 
 /**
- * Split mode: the gateway vouches for the caller with a 60-second token signed by INTERNAL_SECRET:
- * who it is, and the address the gateway saw (a subgraph only sees the gateway's).
+ * Split mode: the gateway vouches for the caller with a short-lived token signed by
+ * INTERNAL_SECRET: who it is and the address the gateway saw (a subgraph only sees the
+ * gateway's), made out to one subgraph for one operation, so a token seen on the way cannot be
+ * used at another subgraph or with another query.
  */
-export async function signInternalIdentity(secret: string, requestId: string, identity: Identity | null, ip: string | null = null): Promise<string> {
-  return new SignJWT({ identity, rid: requestId, ip })
+export async function signInternalIdentity(secret: string, call: InternalCall): Promise<string> {
+  return new SignJWT({ identity: call.identity, rid: call.requestId, ip: call.ip, op: call.operation })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(ISSUER)
-    .setAudience(AUDIENCE)
+    .setAudience(audienceOf(call.subgraph))
     .setIssuedAt()
-    .setExpirationTime('60s')
+    .setExpirationTime(LIFETIME)
     .sign(new TextEncoder().encode(secret));
 }
 
+/** Throws unless the token was made out to `subgraph` for the operation received (its digest). */
 export async function verifyInternalIdentity(
   secret: string,
   token: string,
+  expected: { subgraph: string; operation: string },
 ): Promise<{ identity: Identity | null; requestId: string; ip: string | null }> {
-  const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, audience: AUDIENCE });
+  const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, audience: audienceOf(expected.subgraph) });
+  if (payload.op !== expected.operation) throw new Error('The gateway token was made for another operation');
   return {
     identity: (payload.identity as Identity | null) ?? null,
     requestId: String(payload.rid ?? ''),

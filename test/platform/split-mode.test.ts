@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { signInternalIdentity, verifyInternalIdentity } from '../../shared/auth/internal-token.js';
+import { operationDigest, signInternalIdentity, verifyInternalIdentity, type InternalCall } from '../../shared/auth/internal-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 
@@ -68,12 +68,26 @@ describe('split mode', () => {
     expect(response.body.error.code).toBe('unauthorized');
   });
 
+  const ME = '{ me { id } }';
+  const askSubgraph = (headers: Record<string, string>, query = ME) =>
+    fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) => r.json() as Promise<any>);
+  /** A token as the gateway makes it, for the accounts subgraph and `{ me { id } }`, unless `call` says otherwise. */
+  const gatewayToken = (call: Partial<InternalCall> = {}, secret = secrets.INTERNAL_SECRET) =>
+    signInternalIdentity(secret, { subgraph: 'accounts', requestId: 'r-1', identity: null, ip: null, operation: operationDigest(ME, {}), ...call });
+
   it('the subgraph refuses anyone but the gateway', async () => {
-    const ask = (headers: Record<string, string>) =>
-      fetch(subgraph.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: '{ me { id } }' }) }).then((r) => r.json() as Promise<any>);
-    expect((await ask({})).errors[0].extensions.code).toBe('gateway_token_required');
-    const forged = await signInternalIdentity('another secret that is long enough to sign', 'r-1', null);
-    expect((await ask({ 'x-internal-identity': forged })).errors[0].extensions.code).toBe('invalid_gateway_token');
+    expect((await askSubgraph({})).errors[0].extensions.code).toBe('gateway_token_required');
+    const forged = await gatewayToken({}, 'another secret that is long enough to sign');
+    expect((await askSubgraph({ 'x-internal-identity': forged })).errors[0].extensions.code).toBe('invalid_gateway_token');
+    expect((await askSubgraph({ 'x-internal-identity': await gatewayToken() })).errors[0].extensions.code).toBe('unauthorized');
+  });
+
+  it('a gateway token is good only at the subgraph and for the operation it was made for: one seen on the way cannot be replayed elsewhere', async () => {
+    const forWallet = await gatewayToken({ subgraph: 'wallet' });
+    expect((await askSubgraph({ 'x-internal-identity': forWallet })).errors[0].extensions.code).toBe('invalid_gateway_token');
+    const forMe = await gatewayToken();
+    const other = await askSubgraph({ 'x-internal-identity': forMe }, '{ organizations { id } }');
+    expect(other.errors[0].extensions.code).toBe('invalid_gateway_token');
   });
 
   it('the subgraph process serves its own metrics, behind the metrics token', async () => {
@@ -86,7 +100,16 @@ describe('split mode', () => {
   });
 
   it('the gateway’s token carries the caller’s address, for per-address limits behind it', async () => {
-    const token = await signInternalIdentity(secrets.INTERNAL_SECRET, 'r-2', null, '203.0.113.9');
-    expect(await verifyInternalIdentity(secrets.INTERNAL_SECRET, token)).toMatchObject({ requestId: 'r-2', ip: '203.0.113.9' });
+    const token = await gatewayToken({ requestId: 'r-2', ip: '203.0.113.9' });
+    const expected = { subgraph: 'accounts', operation: operationDigest(ME, {}) };
+    expect(await verifyInternalIdentity(secrets.INTERNAL_SECRET, token, expected)).toMatchObject({ requestId: 'r-2', ip: '203.0.113.9' });
+  });
+});
+
+describe('split mode settings', () => {
+  it('a SUBGRAPH_<NAME>_URL naming no subgraph (a typo) stops the start, instead of leaving that subgraph in-process', async () => {
+    await expect(startTestPlatform({ ...secrets, SUBGRAPH_ACOUNTS_URL: 'http://127.0.0.1:1/graphql' }, { database: inProcess.database })).rejects.toThrow(
+      /SUBGRAPH_ACOUNTS_URL: no such subgraph/,
+    );
   });
 });
