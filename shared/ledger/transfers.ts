@@ -186,14 +186,27 @@ export async function runMoneyStatement<T>(em: EntityManager, statement: MoneySt
   }
 }
 
-/** Runs a statement that makes one transfer, keyed by `key`; `same` tells a replay from a conflict. */
-function run(em: EntityManager, sql: string, params: unknown[], key: string, same: Same, explainEmpty: () => Promise<never>): Promise<LedgerTransfer> {
+/**
+ * Runs a statement that makes one transfer, keyed by `key`; `same` tells a replay from a conflict,
+ * and `sameAlso`, when given, is asked too, only on a replay (the fee a post moved, or did not).
+ */
+function run(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+  key: string,
+  same: Same,
+  explainEmpty: () => Promise<never>,
+  sameAlso?: () => Promise<boolean>,
+): Promise<LedgerTransfer> {
   return runMoneyStatement(em, {
     sql,
     params,
     replay: async () => {
       const existing = await findTransfer(em, key);
-      return existing ? replayOf(existing, same) : null;
+      if (!existing) return null;
+      const alsoSame = sameAlso ? await sameAlso() : true;
+      return replayOf(existing, (t) => same(t) && alsoSame);
     },
     answer: (rows) => (rows[0] ? transferFromRow(rows[0]) : explainEmpty()),
   });
@@ -291,7 +304,8 @@ async function explainRefusedSettle(em: EntityManager, pendingId: string, amount
   throw new Error('Reserve could not be settled');
 }
 
-async function settle(em: EntityManager, type: 'post' | 'void', input: SettleInput, amount: bigint) {
+/** `sameAlso`, when given, must also hold for a replay to be one (a post made without a fee stays without). */
+async function settle(em: EntityManager, type: 'post' | 'void', input: SettleInput, amount: bigint, sameAlso?: () => Promise<boolean>) {
   checkKey(input.idempotencyKey);
   if (!isUuid(input.pendingId)) throw pendingTransferNotFound();
   const posted = amount.toString();
@@ -303,9 +317,7 @@ async function settle(em: EntityManager, type: 'post' | 'void', input: SettleInp
     input.kind ?? null, input.reference ?? null, json(input.metadata),
   ];
   const same: Same = (t) => t.type === type && t.pendingId === input.pendingId && (type === 'void' || t.amount === amount);
-  return run(em, type === 'post' ? POST_SQL : VOID_SQL, params, input.idempotencyKey, same, () =>
-    explainRefusedSettle(em, input.pendingId, amount),
-  );
+  return run(em, type === 'post' ? POST_SQL : VOID_SQL, params, input.idempotencyKey, same, () => explainRefusedSettle(em, input.pendingId, amount), sameAlso);
 }
 
 /** Posts `amount` (0 <= amount <= reserved) of a reserve; the rest of the hold is released. */
@@ -429,7 +441,10 @@ type PostWithFeeInput = SettleInput & { amount: bigint; fee: bigint; feeAccount:
 
 /** Outside a transaction, posts racing each other are group-committed. */
 export async function postPendingWithFee(em: EntityManager, input: PostWithFeeInput): Promise<LedgerTransfer> {
-  if (input.fee <= 0n) return postPending(em, input);
+  if (typeof input.amount !== 'bigint' || input.amount < 0n) throw badRequest('invalid_amount', 'Amount must not be negative');
+  if (input.fee < 0n) throw badRequest('invalid_amount', 'A fee cannot be negative');
+  // Without a fee, a replay of a post that moved one is a conflict too.
+  if (input.fee === 0n) return settle(em, 'post', input, input.amount, async () => (await findTransfer(em, input.feeIdempotencyKey)) === null);
   if (input.fee > input.amount) throw badRequest('invalid_amount', 'The fee cannot exceed the posted amount');
   checkKey(input.idempotencyKey);
   checkKey(input.feeIdempotencyKey);
@@ -458,5 +473,10 @@ async function postWithFeeAlone(em: EntityManager, input: PostWithFeeInput): Pro
     randomUUID(), input.idempotencyKey, amount, input.pendingId, input.kind ?? null, input.reference ?? null, json(input.metadata), fee,
   ];
   const same: Same = (t) => t.type === 'post' && t.pendingId === input.pendingId && t.amount === input.amount;
-  return run(em, POST_WITH_FEE_SQL, params, input.idempotencyKey, same, () => explainRefusedSettle(em, input.pendingId, input.amount));
+  // A replay is the same post and the same fee: a post made without this fee (or with another) is a conflict.
+  const sameFee = async () => {
+    const fee = await findTransfer(em, input.feeIdempotencyKey);
+    return fee !== null && fee.amount === input.fee && fee.creditAccountId === input.feeAccount;
+  };
+  return run(em, POST_WITH_FEE_SQL, params, input.idempotencyKey, same, () => explainRefusedSettle(em, input.pendingId, input.amount), sameFee);
 }
