@@ -22,4 +22,6 @@ export interface PlatformPorts {
   rotateApiKey?(em: EntityManager, userId: string): Promise<{ apiKey: string } | null>;
   /** Accounts: whether the user's address is verified now; waits for a verification still in flight. */
   emailVerified?(em: EntityManager, userId: string): Promise<boolean>;
+  /** Accounts: the user's role in the organization (owner, admin, member), null when not a member. */
+  organizationRole?(em: EntityManager, userId: string, organizationId: string): Promise<string | null>;
 }

@@ -1,9 +1,9 @@
 /** x402 "exact" payments (EIP-3009 on EVM): requirements, verification, replay record, settlement. Used by the wallet and the paid proxy. */
-export { findNetwork } from './networks.js';
+export { checksummedAddress, findNetwork } from './networks.js';
 export { payeeOf, type Payee } from './payee.js';
 export { DEFAULT_MAX_TIMEOUT_SECONDS, type PaymentTerms } from './requirements.js';
 export { decodePaymentHeader, PaymentRejected, transferWithAuthorizationTypes, verifyExactPayment, type Authorization, type VerifiedPayment } from './verify.js';
-export { SettlementUnknown, type Settlement } from './settle.js';
+export { checkPayment, SettlementUnknown, type Settlement } from './settle.js';
 export { settleAndBook } from './settle-and-book.js';
 export { markPayment, paymentKey, recordPayment, type PaymentKey } from './payments.js';
 export { paymentKeyStem, storedPlan, type PlannedAccount, type PlannedTransfer } from './booking.js';

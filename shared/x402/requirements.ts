@@ -24,6 +24,11 @@ export interface PaymentTerms {
   description: string;
   /** How long a payment's authorization may be valid for (whole seconds); DEFAULT_MAX_TIMEOUT_SECONDS when not given. */
   maxTimeoutSeconds?: number;
+  /**
+   * How long it must still be valid when it arrives: a call is settled only after its upstream
+   * answered, so its authorization must outlive the longest call. A few seconds when not given.
+   */
+  minValiditySeconds?: number;
 }
 
 export const DEFAULT_MAX_TIMEOUT_SECONDS = 300;
@@ -49,24 +54,29 @@ export function paymentRequiredBody(terms: PaymentTerms, error: X402Reason) {
   return { x402Version: 1, error, accepts: [requirementsV1(terms)] };
 }
 
-/** The base64 PAYMENT-REQUIRED header for version 2 clients (CAIP-2 network, `amount`). */
+/** One entry of `accepts` in the x402 version 2 shape (CAIP-2 network, `amount`). */
+export function requirementsV2(terms: PaymentTerms) {
+  return {
+    scheme: 'exact' as const,
+    network: terms.network.caip2,
+    amount: terms.amount.toString(),
+    asset: terms.network.asset,
+    payTo: terms.payTo,
+    maxTimeoutSeconds: maxTimeoutSecondsOf(terms),
+    extra: terms.network.eip712,
+  };
+}
+
+/** The requirements in the shape of the payment's own version (what a facilitator checks it against). */
+export const requirementsFor = (x402Version: 1 | 2, terms: PaymentTerms) => (x402Version === 2 ? requirementsV2(terms) : requirementsV1(terms));
+
+/** The base64 PAYMENT-REQUIRED header for version 2 clients. */
 export function paymentRequiredHeader(terms: PaymentTerms, error: X402Reason): string {
-  const v1 = requirementsV1(terms);
   const body = {
     x402Version: 2,
     error,
-    resource: { url: terms.resource, description: terms.description, mimeType: v1.mimeType },
-    accepts: [
-      {
-        scheme: 'exact',
-        network: terms.network.caip2,
-        amount: v1.maxAmountRequired,
-        asset: v1.asset,
-        payTo: v1.payTo,
-        maxTimeoutSeconds: v1.maxTimeoutSeconds,
-        extra: v1.extra,
-      },
-    ],
+    resource: { url: terms.resource, description: terms.description, mimeType: 'application/json' },
+    accepts: [requirementsV2(terms)],
   };
   return Buffer.from(JSON.stringify(body)).toString('base64');
 }

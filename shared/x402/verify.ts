@@ -78,7 +78,8 @@ function authorizationOf(payload: Record<string, any>): { authorization: Authori
 
 /**
  * Checks an "exact" EIP-3009 payment against what we asked for: scheme, network, asset, payee,
- * amount, validity window (valid now, for at least VALIDITY_MARGIN_SECONDS more and for no longer
+ * amount, validity window (valid now, for at least the terms' minValiditySeconds (else
+ * VALIDITY_MARGIN_SECONDS) more and for no longer
  * than maxTimeoutSeconds, give or take CLOCK_SKEW_SECONDS) and the EIP-712 signature of `from`.
  * Does not check replay (the caller records (network, payer, nonce) once) nor settle.
  */
@@ -100,7 +101,8 @@ export function verifyExactPayment(payload: Record<string, any>, terms: PaymentT
   if (BigInt(authorization.validAfter) > BigInt(nowSeconds)) throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_after');
   const validBefore = BigInt(authorization.validBefore);
   const latestValidBefore = BigInt(nowSeconds + maxTimeoutSecondsOf(terms) + CLOCK_SKEW_SECONDS);
-  if (BigInt(nowSeconds) >= validBefore - BigInt(VALIDITY_MARGIN_SECONDS) || validBefore > latestValidBefore) {
+  const minValidity = BigInt(terms.minValiditySeconds ?? VALIDITY_MARGIN_SECONDS);
+  if (BigInt(nowSeconds) >= validBefore - minValidity || validBefore > latestValidBefore) {
     throw new PaymentRejected('invalid_exact_evm_payload_authorization_valid_before');
   }
   let signer: string;

@@ -116,6 +116,38 @@ describe('x402 per request', () => {
     expect(facilitator.calls.filter((call) => call.path === '/settle').length).toBe(settles);
   });
 
+  it('a tool call is paid like any call: asked for on-chain payment without a wallet, settled with a receipt once the tool answered, never settled when it fails', async () => {
+    const pub = await x402Publisher({
+      api_url: null,
+      mcp_endpoint: `${upstream.url}/mcp`,
+      publisher_category: 'compute',
+      compute_type: 'function',
+      integration_type: null,
+      endpoints: [],
+    });
+    const asked = await t.api.post(`/publishers/${pub.slug}/add`, { a: 2, b: 3 });
+    expect(asked.status).toBe(402);
+    expect(asked.body).toMatchObject({
+      x402Version: 1,
+      error: 'invalid_payment',
+      accepts: [{ maxAmountRequired: '11000', payTo: PUBLISHER_WALLET, resource: `http://app.test/publishers/${pub.slug}/add` }],
+    });
+    const settles = () => facilitator.calls.filter((call) => call.path === '/settle').length;
+    const before = settles();
+    const paid = await t.api.post(`/publishers/${pub.slug}/add`, { a: 2, b: 3 }, { headers: { 'X-PAYMENT': await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n }) } });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data.content).toEqual([{ type: 'text', text: '5' }]);
+    expect(decodeHeaderJson(paid.headers.get('x-payment-response'))).toMatchObject({ success: true, payer: payer.address });
+    expect(settles()).toBe(before + 1);
+    expect((await paymentOf(pub.slug, '/add')).status).toBe('settled');
+
+    const failed = await t.api.post(`/publishers/${pub.slug}/fail`, {}, { headers: { 'X-PAYMENT': await signPaymentHeader(payer, { to: PUBLISHER_WALLET, value: 11_000n }) } });
+    expect([failed.status, failed.body.error?.code]).toEqual([502, 'tool_failed']);
+    expect(failed.headers.get('x-payment-response')).toBeNull();
+    expect(settles()).toBe(before + 1);
+    expect((await paymentOf(pub.slug, '/fail')).status).toBe('failed');
+  });
+
   it('a caller with a funded wallet is charged from it; an empty wallet gets the on-chain instructions', async () => {
     const pub = await x402Publisher();
     const funded = await registerAgent(t);

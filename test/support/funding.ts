@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensurePrepaidAccount, ensureWalletAccount, pickSystemAccount, transfer } from '../../shared/ledger/index.js';
 import { parsePositiveMoney } from '../../shared/money.js';
 import type { TestPlatform } from './platform.js';
+import { registerAgent } from './accounts.js';
 
 const emOf = (t: TestPlatform) => t.platform.services.orm.em.fork() as EntityManager;
 
@@ -28,4 +29,11 @@ export async function fundPrepaid(t: TestPlatform, userId: string, publisherId: 
     amount: parsePositiveMoney(amount),
     kind: 'deposit',
   });
+}
+
+/** A fresh agent whose wallet holds `amount` (1.00 by default): a paying caller. */
+export async function fundedAgent(t: TestPlatform, amount = '1.00') {
+  const agent = await registerAgent(t, { name: 'caller' });
+  await fundWallet(t, agent.id, amount);
+  return agent;
 }

@@ -25,7 +25,8 @@ export async function signPaymentHeader(wallet: BaseWallet, options: SignOptions
     to: options.to,
     value: options.value.toString(),
     validAfter: String(options.validAfter ?? now - 60),
-    validBefore: String(options.validBefore ?? now + 300),
+    // As a client signs for a call (maxTimeoutSeconds, here beyond the longest call the test platform allows), within a deposit's bound too.
+    validBefore: String(options.validBefore ?? now + 600),
     nonce: options.nonce ?? `0x${randomBytes(32).toString('hex')}`,
   };
   const signature = await wallet.signTypedData(

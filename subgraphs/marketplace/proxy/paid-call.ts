@@ -3,20 +3,21 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError, unauthorized } from '../../../shared/errors.js';
-import { paymentHeaderOf, paymentReceiptHeaders, PaymentRequired } from '../../../shared/x402/index.js';
+import { AppError } from '../../../shared/errors.js';
 import { priceUpstreamCost } from '../services/pricing.js';
 import { enforceCallRate } from './call-rate.js';
+import { abandonPayment, payForCall, settleOnChain } from './call-payment.js';
 import { checkedCallPath } from './call-path.js';
 import { resolveCallTarget, type CallTarget } from './call-target.js';
-import { captureCallCharge, chargeHeaders, holdCallCharge, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
+import { captureCallCharge, chargeHeaders, refundCallCharge, releaseCallCharge, type Charge, type Hold } from './charging.js';
 import { nothingCharged } from './nothing-charged.js';
 import { readUpstreamCost } from './cost-path.js';
 import { forgetExchangedToken, upstreamCredentials } from './credentials.js';
 import { callerResponseHeaders, upstreamRequestHeaders } from './headers.js';
 import { upstreamUrl } from './upstream-url.js';
+import { concealCredentials, type AnswerView } from './answer-urls.js';
 import type { UsageCounters } from './usage-counters.js';
-import { acceptCallPayment, callPaymentTerms, dropCallPayment, settleCallPayment, type OnChainPayment } from './x402-calls.js';
+import { dropCallPayment, type OnChainPayment } from './x402-calls.js';
 
 export interface PaidCallRequest {
   slug: string;
@@ -40,6 +41,8 @@ export interface StartedCall {
   exchangedToken: string | null;
   response: Dispatcher.ResponseData;
   request: PaidCallRequest;
+  /** What the answer's headers are shown to the caller through (links, injected credentials). */
+  answerView: AnswerView;
 }
 
 export interface FinishedCall {
@@ -69,58 +72,32 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
   checkedCallPath(request.path);
   const target = await resolveCallTarget(context, request);
   await enforceCallRate(context, target);
-  let hold: Hold | null = null;
-  let onChain: OnChainPayment | null = null;
-  const paymentHeader = target.payableOnChain ? paymentHeaderOf(request.headers) : null;
-  if (paymentHeader) {
-    onChain = await acceptCallPayment(context, target, request.path, paymentHeader);
-  } else if (target.reserve > 0n) {
-    hold = await holdFromWallet(context, target, request, callId);
-  }
+  const { hold, onChain } = await payForCall(context, target, {
+    callId,
+    path: request.path,
+    headers: request.headers,
+    metadata: chargeMetadata(target, request, { status: 'pending' }),
+  });
   try {
     const credentials = await upstreamCredentials(context.services, target.loaded);
+    const url = upstreamUrl(target.publisher.apiUrl!, request.path, request.query, credentials.query);
+    const answerView = { requestUrl: url, apiUrl: target.publisher.apiUrl!, publicBase: `/publishers/${target.publisher.slug}`, credentials };
     const sent = performance.now();
     const response = await context.services.upstream.send({
-      url: upstreamUrl(target.publisher.apiUrl!, request.path, request.query, credentials.query),
+      url,
       method: request.method,
       headers: { ...upstreamRequestHeaders(request.headers, target.publisher), ...credentials.headers },
       body: request.body,
       signal: request.signal,
     });
     context.services.metrics.upstreamResponse.observe((performance.now() - sent) / 1000);
-    return { callId, target, hold, onChain, response, request, exchangedToken: credentials.exchangedToken ?? null };
+    return { callId, target, hold, onChain, response, request, answerView, exchangedToken: credentials.exchangedToken ?? null };
   } catch (error) {
     // Only the platform's own error codes label it (a small fixed set); anything else is `other`.
     context.services.metrics.upstreamFailures.inc({ code: error instanceof AppError && error.code.startsWith('upstream_') ? error.code : 'other' });
     if (hold) await releaseCallCharge(context.em, hold, 'upstream_unreachable');
     if (onChain) await dropCallPayment(context, onChain);
     throw nothingCharged(error);
-  }
-}
-
-/**
- * The wallet pays (prepaid credits first). For an x402_per_request publisher, a caller without an
- * account or without enough balance is answered with the call's on-chain payment instructions.
- */
-async function holdFromWallet(context: RequestContext, target: CallTarget, request: PaidCallRequest, callId: string): Promise<Hold> {
-  const onChainTerms = () => callPaymentTerms(context, target, request.path);
-  if (!context.identity) {
-    if (target.payableOnChain) throw new PaymentRequired(onChainTerms(), 'invalid_payment');
-    throw unauthorized('This endpoint is priced: call it with an API key or access token');
-  }
-  try {
-    return await holdCallCharge(context.em, {
-      callId,
-      userId: context.identity.userId,
-      publisherId: target.publisher.id,
-      amount: target.reserve,
-      metadata: chargeMetadata(target, request, { status: 'pending' }),
-    });
-  } catch (error) {
-    if (target.payableOnChain && error instanceof AppError && error.code === 'insufficient_balance') {
-      throw new PaymentRequired(onChainTerms(), 'insufficient_funds');
-    }
-    throw error;
   }
 }
 
@@ -161,21 +138,17 @@ export async function finishPaidCall(
 
 async function settlePaidCall(context: RequestContext, started: StartedCall, counters: UsageCounters, body: Buffer | null): Promise<FinishedCall> {
   const { target, hold, onChain, response, request } = started;
-  const headers = callerResponseHeaders(response.headers);
+  const headers = concealCredentials(callerResponseHeaders(response.headers), started.answerView);
   const success = isSuccess(response.statusCode);
   if (response.statusCode === 401 && started.exchangedToken) await forgetExchangedToken(context.services, target.loaded, started.exchangedToken);
   const { metrics } = context.services;
   let charge: Charge | null = null;
   if (onChain) {
     if (!success) {
-      await dropCallPayment(context, onChain);
-      metrics.countPaidCall('onchain_dropped');
+      await abandonPayment(context, { hold: null, onChain }, 'upstream_failed');
       return { status: response.statusCode, headers, charge };
     }
-    const settlement = await settleCallPayment(context, target, onChain);
-    if (settlement) Object.assign(headers, paymentReceiptHeaders(settlement));
-    counters.record(target.publisher.id, context.identity?.userId ?? null, onChain.unbooked ? 0n : target.price.total - target.price.fee);
-    metrics.countPaidCall(onChain.unbooked ? 'onchain_unbooked' : 'onchain_settled');
+    Object.assign(headers, await settleOnChain(context, target, onChain, counters));
   } else if (hold && success) {
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
@@ -228,9 +201,5 @@ export async function refundBrokenAnswer(context: RequestContext, started: Start
 async function abandonPaidCall(context: RequestContext, started: StartedCall, reason: string): Promise<void> {
   // The body is dropped: an abort error it may still emit (read whole already, or cut) concerns no one.
   started.response.body.on('error', () => undefined).destroy();
-  if (started.hold) await releaseCallCharge(context.em, started.hold, reason);
-  if (started.onChain) await dropCallPayment(context, started.onChain);
-  const { metrics } = context.services;
-  if (started.onChain) metrics.countPaidCall('onchain_dropped');
-  else metrics.countUncharged(started.hold !== null);
+  await abandonPayment(context, started, reason);
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { formatMoney } from '../../../shared/money.js';
 import {
+  checkPayment,
   decodePaymentHeader,
   DEFAULT_MAX_TIMEOUT_SECONDS,
   markPayment,
@@ -38,7 +39,8 @@ export interface OnChainPayment {
  * What one call of an x402_per_request publisher costs on-chain: price plus fee, paid to the
  * publisher's wallet on its network, or to the platform's X402_PAY_TO when it has none. The
  * authorization must stay valid from its verification to its settlement, after the upstream
- * answered: for the longest a call can take, with a minute's margin (and never less than 300 s).
+ * answered: it may last the longest a call can take with a minute's margin (never less than
+ * 300 s), and must still last that long, and 10 s to settle, when it arrives.
  */
 export function callPaymentTerms(context: RequestContext, target: CallTarget, path: string): PaymentTerms & { paidToPlatform: boolean } {
   const { publisher } = target;
@@ -49,14 +51,28 @@ export function callPaymentTerms(context: RequestContext, target: CallTarget, pa
     resource: `${config.publicUrl}/publishers/${publisher.slug}${path}`,
     description: `One call to ${publisher.name}: ${formatMoney(target.price.total)} USD`,
     maxTimeoutSeconds: Math.max(DEFAULT_MAX_TIMEOUT_SECONDS, config.proxy.longestCallSeconds + 60),
+    minValiditySeconds: config.proxy.longestCallSeconds + SETTLING_SECONDS,
   };
 }
 
-/** Verifies the signed authorization for this call and records its nonce once (before any settlement). */
+const SETTLING_SECONDS = 10;
+
+/** How calls reach the facilitator: within the proxy's own timeout. */
+function settlementOptions(context: RequestContext) {
+  const { settlement: mode, facilitatorUrl } = context.services.config.x402;
+  return { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs };
+}
+
+/**
+ * Verifies the signed authorization for this call, has the facilitator confirm it can be settled
+ * (a signature can come from an empty wallet: the upstream must not work for it), and records its
+ * nonce once; all before anything is forwarded.
+ */
 export async function acceptCallPayment(context: RequestContext, target: CallTarget, path: string, header: string): Promise<OnChainPayment> {
   const { paidToPlatform, ...terms } = callPaymentTerms(context, target, path);
   try {
     const payment = verifyExactPayment(decodePaymentHeader(header), terms);
+    await checkPayment(payment, terms, settlementOptions(context));
     const paid: OnChainPayment = { terms, payment, paidToPlatform };
     const details = {
       payTo: terms.payTo,
@@ -81,8 +97,7 @@ export async function acceptCallPayment(context: RequestContext, target: CallTar
  */
 export async function settleCallPayment(context: RequestContext, target: CallTarget, paid: OnChainPayment): Promise<Settlement | null> {
   const { terms, payment } = paid;
-  const { settlement: mode, facilitatorUrl } = context.services.config.x402;
-  const options = { mode, facilitatorUrl, timeoutMs: context.services.config.proxy.timeoutMs };
+  const options = { ...settlementOptions(context), checked: true };
   const plan = (reference: string) => bookingPlan(target, paid, reference);
   try {
     const { settlement, booked } = await settleAndBook(context.em as EntityManager, paymentKey(terms.network, payment), payment, terms, options, plan, context.log);
