@@ -104,7 +104,7 @@ export const accountsRoutes: RestRoute[] = [
     method: 'DELETE',
     path: '/organizations/:organization_id/api-keys/:key_id',
     document: 'mutation($id: ID!, $organizationId: ID) { revokeApiKey(id: $id, organizationId: $organizationId) { ...ApiKeyFields } }',
-    variables: (request) => ({ id: request.params.key_id, organizationId: organizationParam(request) }),
+    variables: (request) => ({ id: request.params.key_id, organizationId: request.params.organization_id }),
   },
   {
     method: 'POST',

@@ -13,6 +13,7 @@ import { UserResolver } from './resolvers/user.resolver.js';
 import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
 import { emailVerifiedNow } from './services/users.js';
+import { roleIn } from './services/organizations.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -31,6 +32,7 @@ export const accountsSubgraph: SubgraphModule = {
   connect(services) {
     services.ports.rotateApiKey = rotateApiKey;
     services.ports.emailVerified = emailVerifiedNow;
+    services.ports.organizationRole = roleIn;
     followApiKeyChanges(services);
   },
 };

@@ -77,6 +77,22 @@ describe('organizations', () => {
     expect(orgs.body.data.filter((o: any) => o.id === owner.organizationId)).toEqual([expect.objectContaining({ role: 'admin' })]);
   });
 
+  it('"default" in an API-key path is the caller\'s default organization: a key of another organization it manages is not found there', async () => {
+    const owner = await signUpVerified(t);
+    const admin = await signUpVerified(t);
+    await t.api.graphql(INVITE, { input: { organizationId: owner.organizationId, email: admin.email, role: 'admin' } }, { token: owner.accessToken });
+    const token = await t.mailbox.waitForToken(admin.email, 'accept-invite');
+    expect((await t.api.post('/auth/accept-invite', { token }, { token: admin.accessToken })).status).toBe(200);
+    const created = await t.api.post('/organizations/default/api-keys', { name: 'owner key' }, { token: owner.accessToken });
+    const keyPath = (organization: string) => `/organizations/${organization}/api-keys/${created.body.data.api_key.id}`;
+
+    const viaDefault = await t.api.delete(keyPath('default'), { token: admin.accessToken });
+    expect([viaDefault.status, viaDefault.body.error?.code]).toEqual([404, 'api_key_not_found']);
+    expect((await t.api.get('/auth/me', { token: created.body.data.key })).status).toBe(200);
+    const viaItsOrganization = await t.api.delete(keyPath(owner.organizationId), { token: admin.accessToken });
+    expect(viaItsOrganization.status).toBe(200);
+  });
+
   it('invitations are limited per address (5 an hour) and per inviter (50 an hour): 429 with Retry-After', async () => {
     const owner = await signUpVerified(t);
     const target = `spammed-${Date.now()}@example.test`;

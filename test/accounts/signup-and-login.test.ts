@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { PASSWORD, signUpVerified, uniqueEmail } from '../support/accounts.js';
+import { withInsertsRefused } from '../support/database-faults.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 let t: TestPlatform;
 beforeAll(async () => {
@@ -70,6 +72,17 @@ describe('login and verification', () => {
     expect(login.status).toBe(200);
     const me = await t.api.get('/auth/me', { token: login.body.data.access_token });
     expect(me.body.data).toMatchObject({ email, email_verified: true, default_organization: { role: 'owner' } });
+  });
+
+  it('a verification the database rolls back for a deadlock (its reactions lock shared accounts) is run again: 200, not 500', async () => {
+    const email = uniqueEmail();
+    await t.api.post('/auth/signup', { email, password: PASSWORD });
+    const token = await t.mailbox.waitForToken(email, 'verify-email');
+    const em = t.platform.services.orm.em.fork() as EntityManager;
+    const verified = await withInsertsRefused(em, { table: 'account_session', when: 'true', times: 1, errcode: '40P01' }, () =>
+      t.api.post('/auth/verify-email', { token }),
+    );
+    expect([verified.status, verified.body.data?.user?.email_verified]).toEqual([200, true]);
   });
 
   it('spends a verification token once', async () => {

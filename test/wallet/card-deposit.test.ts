@@ -133,6 +133,22 @@ describe('Stripe webhook', () => {
     expect(await balanceOf(agent.api_key)).toBe('0.00');
   });
 
+  it('credits the deposit asked for, in dollars only: not tax added on top, less after a discount, nothing in another currency', async () => {
+    const agent = await verifiedAgent(t);
+    const taxed = fake.paidEvent((await startDeposit(agent.api_key, 1_000)).id);
+    (taxed.data.object as any).amount_total = 1_190;
+    expect((await deliver(taxed)).status).toBe(200);
+    expect(await balanceOf(agent.api_key)).toBe('10.00');
+    const discounted = fake.paidEvent((await startDeposit(agent.api_key, 1_000)).id);
+    (discounted.data.object as any).amount_total = 800;
+    await deliver(discounted);
+    expect(await balanceOf(agent.api_key)).toBe('18.00');
+    const euros = fake.paidEvent((await startDeposit(agent.api_key, 1_000)).id);
+    (euros.data.object as any).currency = 'eur';
+    expect((await deliver(euros)).status).toBe(200);
+    expect(await balanceOf(agent.api_key)).toBe('18.00');
+  });
+
   it('acknowledges events it does not act on (unpaid, expired, other types) without crediting', async () => {
     const agent = await verifiedAgent(t);
     const checkout = await startDeposit(agent.api_key);

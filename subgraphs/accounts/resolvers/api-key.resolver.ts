@@ -21,7 +21,7 @@ export class ApiKeyResolver {
   @Mutation(() => ApiKey)
   revokeApiKey(
     @Arg('id', () => ID) id: string,
-    @Arg('organizationId', () => ID, { nullable: true, description: 'When given, the key must belong to it (404 otherwise)' }) organizationId: string | null,
+    @Arg('organizationId', () => ID, { nullable: true, description: 'When given (an id, or "default" for the caller\'s default organization), the key must belong to it (404 otherwise)' }) organizationId: string | null,
     @Ctx() context: RequestContext,
   ) {
     return revokeApiKey(context, id, organizationId);

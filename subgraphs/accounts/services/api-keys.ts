@@ -59,13 +59,17 @@ export async function revokeApiKeysOf(em: EntityManager, userId: string): Promis
   return em.nativeUpdate(ApiKey, { userId, revokedAt: null }, { revokedAt: new Date() });
 }
 
-/** `organizationId` (the path's, in REST) when given must be the key's: a key is not found under another organization. */
+/**
+ * `organizationId` (the path's, in REST) when given must be the key's: a key is not found under another organization.
+ * "default" names the caller's default organization, as in the REST path.
+ */
 export async function revokeApiKey(context: RequestContext, keyId: string, organizationId?: string | null) {
   const identity = requireUserSession(context);
   if (!isUuid(keyId)) throw notFound('API key');
   const apiKey = await context.em.findOne(ApiKey, keyId);
   if (!apiKey || !(await roleIn(context.em, identity.userId, apiKey.organizationId))) throw notFound('API key');
-  if (organizationId !== undefined && organizationId !== null && organizationId !== apiKey.organizationId) throw notFound('API key');
+  const expected = organizationId === 'default' ? identity.organizationId : organizationId;
+  if (expected !== undefined && expected !== null && expected !== apiKey.organizationId) throw notFound('API key');
   await requireManagedOrganization(context, identity.userId, apiKey.organizationId);
   if (!apiKey.revokedAt) {
     apiKey.revokedAt = new Date();

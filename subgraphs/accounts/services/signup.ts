@@ -1,5 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../../../shared/errors.js';
+import { retriedTransaction } from '../../../shared/db/retried-transaction.js';
 import { UserAccount } from '../entities/user.js';
 import { normalizeEmail, normalizeName } from './email-address.js';
 import { forgetApiKeyIdentities } from './api-key-identities.js';
@@ -35,7 +37,8 @@ export async function signUp(context: RequestContext, input: { email: string; pa
 
 /** Proves the address the link was sent to, and signs the account in. */
 export async function verifyEmail(context: RequestContext, token: string): Promise<IssuedTokens> {
-  const tokens = await context.em.transactional(async (em) => {
+  // The reactions to a verification (a referral reward) lock accounts other verifications share.
+  const tokens = await retriedTransaction(context.em as EntityManager, async (em) => {
     const spent = await spendEmailToken(em, token, 'verify_email');
     const user = await em.findOneOrFail(UserAccount, spent.userId);
     if (user.email !== spent.email) {

@@ -50,6 +50,18 @@ async function startCheckout(context: RequestContext, stripe: Stripe, params: St
 const PAID_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
 
 /**
+ * What a paid session credits: the deposit asked for, in US dollars, or less when less was paid (a
+ * discount). Never more: tax or fees Stripe added on top are not wallet money. Null for a session
+ * that is not one of ours or not in dollars.
+ */
+function creditedCents(session: Stripe.Checkout.Session): number | null {
+  const asked = Number(session.metadata?.amount_cents);
+  const paid = session.amount_total;
+  if (session.currency !== 'usd' || !Number.isInteger(asked) || asked <= 0 || !Number.isInteger(paid) || paid! <= 0) return null;
+  return Math.min(asked, paid!);
+}
+
+/**
  * Credits a paid wallet deposit exactly once per checkout session: the idempotency key is the
  * session id, so a second delivery, or `completed` and `async_payment_succeeded` in any order, pay once.
  */
@@ -58,13 +70,14 @@ export async function creditCheckoutSession(em: EntityManager, event: Stripe.Eve
   const session = event.data.object as Stripe.Checkout.Session;
   if (session.metadata?.purpose !== PURPOSE || session.payment_status !== 'paid') return null;
   const userId = session.metadata.user_id;
-  if (!userId || !isUuid(userId) || !Number.isInteger(session.amount_total) || session.amount_total! <= 0) return null;
+  const cents = creditedCents(session);
+  if (!userId || !isUuid(userId) || cents === null) return null;
   const idempotencyKey = `stripe-checkout:${session.id}`;
   return transfer(em, {
     idempotencyKey,
     debit: await pickSystemAccount(em, 'card_clearing', { shardKey: idempotencyKey }),
     credit: await ensureWalletAccount(em, userId),
-    amount: centsToMicros(session.amount_total!),
+    amount: centsToMicros(cents),
     kind: 'deposit',
     reference: session.id,
     metadata: { method: 'card', checkout_session_id: session.id, stripe_event_id: event.id },
