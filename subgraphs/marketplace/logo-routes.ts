@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { RequestContext } from '../../shared/context.js';
+import { requireIdentity, type RequestContext } from '../../shared/context.js';
 import { MAX_LOGO_BYTES, readLogo, storeLogo } from './services/logos.js';
 
 const context = (res: Response) => res.locals.context as RequestContext;
@@ -8,6 +8,15 @@ const context = (res: Response) => res.locals.context as RequestContext;
 export function logoRoutes(router: Router): void {
   router.put(
     '/publishers/:slug/logo',
+    // Who calls is settled before a byte of the body is read.
+    (_req: Request, res: Response, next: NextFunction) => {
+      try {
+        requireIdentity(context(res));
+        next();
+      } catch (error) {
+        next(error);
+      }
+    },
     express.raw({ type: () => true, limit: MAX_LOGO_BYTES * 2 }),
     async (req: Request, res: Response, next: NextFunction) => {
       try {

@@ -173,3 +173,26 @@ describe('managing a publisher', () => {
     expect((await loadPublisherForCall(services, services.orm.em.fork() as any, record.slug)).secrets.upstreamApiKey).toBeNull();
   });
 });
+
+describe('who manages an organization’s publishers', () => {
+  it('its owners and admins; a key of someone who is now a plain member is refused (403 organization_admin_required)', async () => {
+    const owner = await signUpVerified(t);
+    const admin = await signUpVerified(t);
+    await t.api.graphql(
+      'mutation($input: InviteMemberInput!) { inviteToOrganization(input: $input) { id } }',
+      { input: { organizationId: owner.organizationId, email: admin.email, role: 'admin' } },
+      { token: owner.accessToken },
+    );
+    const token = await t.mailbox.waitForToken(admin.email, 'accept-invite');
+    expect((await t.api.post('/auth/accept-invite', { token }, { token: admin.accessToken })).status).toBe(200);
+    const key = (await t.api.post(`/organizations/${owner.organizationId}/api-keys`, { name: 'ops' }, { token: admin.accessToken })).body.data.key;
+    const record = await createPublisher(t, owner.accessToken);
+    expect((await t.api.patch(`/publishers/${record.slug}`, { description: 'by an admin' }, { token: key })).status).toBe(200);
+
+    await t.platform.services.orm.em.fork().execute(`update account_membership set role = 'member' where user_id = ? and organization_id = ?`, [admin.id, owner.organizationId]);
+    const changed = await t.api.patch(`/publishers/${record.slug}`, { wallet_address: '0x2222222222222222222222222222222222222222' }, { token: key });
+    expect([changed.status, changed.body.error.code]).toEqual([403, 'organization_admin_required']);
+    const created = await t.api.post('/publishers', publisherBody(), { token: key });
+    expect([created.status, created.body.error.code]).toEqual([403, 'organization_admin_required']);
+  });
+});

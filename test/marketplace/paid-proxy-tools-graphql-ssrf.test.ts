@@ -72,6 +72,17 @@ describe('tool-protocol publishers', () => {
     expect((await open.api.get(`/publishers/${pub.slug}/_tools`)).status).toBe(401);
   });
 
+  it('a tool name with a control character is 400 invalid_tool_name, and arguments nested beyond 64 levels 400 json_too_deep; nothing charged', async () => {
+    const pub = await toolPublisher();
+    const agent = await fundedAgent(open);
+    const named = await open.api.post(`/publishers/${pub.slug}/add%00x`, { a: 1, b: 2 }, { token: agent.api_key });
+    expect([named.status, named.body.error.code]).toEqual([400, 'invalid_tool_name']);
+    const raw = '{"a":'.repeat(1_000) + '1' + '}'.repeat(1_000);
+    const deep = await open.api.request('POST', `/publishers/${pub.slug}/add`, undefined, { token: agent.api_key, raw });
+    expect([deep.status, deep.body.error.code]).toEqual([400, 'json_too_deep']);
+    expect(await balanceOf(open, agent.api_key)).toBe('1.00');
+  });
+
   it('calls a tool with the body as arguments, charging price_per_execution', async () => {
     const pub = await toolPublisher();
     const agent = await fundedAgent(open);
@@ -228,14 +239,14 @@ describe('the SSRF guard on the paid path', () => {
     expect(await balanceOf(guarded, agent.api_key)).toBe('1.00');
   });
 
-  it('hands a redirect back to the caller instead of following it', async () => {
+  it('hands a redirect back to the caller (shown under /publishers/{slug}) instead of following it', async () => {
     const owner = await signUpVerified(guarded);
     const pub = await createPublisher(guarded, owner.accessToken, { api_url: upstream.url, undocumented_endpoint_policy: 'default_allow' });
     const agent = await fundedAgent(guarded);
     const before = upstream.requests.filter((r) => r.path === '/echo/after-redirect').length;
     const response = await guarded.api.get(`/publishers/${pub.slug}/redirect`, { token: agent.api_key });
     expect(response.status).toBe(302);
-    expect(response.headers.get('location')).toBe('/echo/after-redirect');
+    expect(response.headers.get('location')).toBe(`/publishers/${pub.slug}/echo/after-redirect`);
     expect(upstream.requests.filter((r) => r.path === '/echo/after-redirect').length).toBe(before);
   });
 

@@ -5,7 +5,7 @@ import { upstreamUrl } from '../../subgraphs/marketplace/proxy/upstream-url.js';
 const API = 'https://api.example.com/tenant-a/v1/';
 
 describe('the called path', () => {
-  it.each(['/', '/users/42', '/search/a%20b', '/quotes/AAPL.json', '/files/report..pdf', '/a/.../b', '/users/%6De', '//x', '/a;b=c', '/a+b@c:d', '/caf%C3%A9'])(
+  it.each(['/', '/users/42', '/search/a%20b', '/quotes/AAPL.json', '/files/report..pdf', '/a/.../b', '/users/%6De', '/users/', '/a;b=c', '/a+b@c:d', '/caf%C3%A9'])(
     'passes %p unchanged, and the upstream sees it under api_url',
     (path) => {
       expect(checkedCallPath(path)).toBe(path);
@@ -30,6 +30,8 @@ describe('the called path', () => {
     ['/users/%E0%A4%A', 'malformed percent-encoding'],
     ['/100%', 'a stray percent sign'],
     ['users/1', 'no leading slash'],
+    ['//x/echo/secret', 'a leading empty segment (an upstream may read x as a host)'],
+    ['/echo//secret', 'an empty segment (the policy would skip it)'],
   ])('refuses %p (%s) with 400 invalid_path', (path) => {
     expect(() => checkedCallPath(path)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_path' }));
   });
@@ -45,5 +47,11 @@ describe('the upstream URL', () => {
     const url = upstreamUrl(API, '/q', 'api_key=mine&q=a%20b&api%5Fkey=also-mine&x=1', { api_key: 's3cret&more' });
     expect(url.search).toBe('?q=a%20b&x=1&api_key=s3cret%26more');
     expect(url.searchParams.getAll('api_key')).toEqual(['s3cret&more']);
+  });
+
+  it('keeps the query parameters api_url carries (?api-version=2) before the caller’s; the injected credential replaces one there too', () => {
+    const url = upstreamUrl('https://api.example.com/v1?api-version=2&api_key=placeholder', '/items', 'q=1', { api_key: 's3cret' });
+    expect(url.search).toBe('?api-version=2&q=1&api_key=s3cret');
+    expect(upstreamUrl('https://api.example.com/v1?api-version=2', '/items', '', {}).search).toBe('?api-version=2');
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ArrayType } from '@mikro-orm/core';
+import { ArrayType, BigIntType } from '@mikro-orm/core';
 import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/decorators/legacy';
 import { GraphQLJSON, GraphQLSafeInt } from 'graphql-scalars';
 import { Directive, Field, ID, Int, ObjectType } from 'type-graphql';
@@ -77,8 +77,9 @@ export class Publisher {
   @Field(() => Boolean) @Property({ type: 'boolean' }) isVerified: boolean = false;
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) verificationExpiresAt: Date | null = null;
 
-  @Field(() => Int) @Property({ type: 'integer' }) totalQueries: number = 0;
-  @Field(() => Int) @Property({ type: 'integer' }) uniqueAgentsServed: number = 0;
+  // 64-bit in the database, exact in JSON up to 2^53 (GraphQL's Int stops at 2^31).
+  @Field(() => GraphQLSafeInt) @Property({ type: new BigIntType('number') }) totalQueries: number = 0;
+  @Field(() => GraphQLSafeInt) @Property({ type: new BigIntType('number') }) uniqueAgentsServed: number = 0;
   /** Micro-dollars (USDC atomic units) earned. */
   @Property({ type: 'bigint' }) totalRevenueAtomicValue: bigint = 0n;
 

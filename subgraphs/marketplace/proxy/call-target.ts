@@ -77,13 +77,18 @@ export async function resolveCallTarget(
   }
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
   const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
+  const reserve = chargesUpstreamCost ? reserveFor(pricing, price) : price.total;
+  // Saved before pay_per_use needed a reserve_max_charge: nothing to hold, so it is not called for free.
+  if (chargesUpstreamCost && reserve === 0n) {
+    throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} sets no reserve_max_charge for its pay-per-use calls; nothing was charged`);
+  }
   return {
     loaded,
     publisher,
     endpoint,
     pricing,
     price,
-    reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total,
+    reserve,
     chargesUpstreamCost,
     anonymousAllowed,
     payableOnChain,

@@ -9,7 +9,7 @@ export interface HeaderPolicy {
 type IncomingHeaders = Record<string, string | string[] | undefined>;
 
 /** Never forwarded, whatever a publisher allows: the caller's credentials and connection-level headers. */
-const NEVER_FORWARDED = new Set([
+export const NEVER_FORWARDED: ReadonlySet<string> = new Set([
   'authorization',
   'cookie',
   'proxy-authorization',

@@ -10,6 +10,7 @@ import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { isMarketplaceSubpath, toolCallName } from '../services/reserved-paths.js';
+import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../../../shared/http/json-depth.js';
 import { PaymentRequired, sendPaymentRequired } from '../../../shared/x402/index.js';
 
 /** Errors of the data plane; an x402 payment requirement is answered in the protocol's own shape. */
@@ -24,19 +25,31 @@ async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
     throw new AppError(413, 'payload_too_large', 'Tool arguments exceed 1 MB');
   });
   if (raw.length === 0) return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    parsed = JSON.parse(raw.toString('utf8'));
   } catch {
     throw badRequest('invalid_json', 'The request body is not valid JSON');
   }
+  if (jsonDepthOf(parsed) > MAX_JSON_DEPTH) throw jsonTooDeep();
+  return parsed;
 }
 
-/** The called path and query as the caller wrote them (encoded), after /publishers/{slug}. */
+/**
+ * The called path and query as the caller wrote them (encoded), after /publishers/{slug}: the first
+ * two segments are cut whatever their spelling, as the router matched them (it ignores case).
+ */
 export function upstreamPathOf(req: Request): { path: string; query: string } {
   const [pathname, query = ''] = req.originalUrl.split(/\?(.*)/s, 2) as [string, string?];
-  const afterSlug = pathname.replace(/^\/publishers\/[^/]+/, '');
-  return { path: afterSlug === '' ? '/' : afterSlug, query };
+  const afterSlug = pathname.split('/').slice(3).join('/');
+  return { path: `/${afterSlug}`, query };
 }
+
+/**
+ * The methods a publisher's API is called with. TRACE (which echoes the request, injected
+ * credentials included), CONNECT and the rest are refused before anything is sent or charged.
+ */
+const FORWARDED_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const hasBody = (req: Request) =>
   req.method !== 'GET' && req.method !== 'HEAD' && (Boolean(req.headers['transfer-encoding']) || Number(req.headers['content-length'] ?? 0) > 0);
@@ -67,7 +80,11 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     const buffered = needsBufferedBody(started) ? await readPaidAnswer(context, started) : null;
     finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
-    for (const [name, value] of Object.entries(finished.headers)) res.setHeader(name, value);
+    // Vary is merged: the front door's own (Origin, with CORS) must survive the upstream's.
+    for (const [name, value] of Object.entries(finished.headers)) {
+      if (name === 'vary') res.vary(value);
+      else res.setHeader(name, value);
+    }
     if (buffered) return void res.end(buffered);
     const length = fixedLengthOf(started);
     // A body of known length goes out with the headers in one write; a stream shows its status
@@ -124,15 +141,15 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
     try {
       await work(context, req, res);
     } catch (error) {
-      sendError(res, errorBodyOf(error, context.log, context.requestId));
+      sendProxyError(res, context, error);
     }
   };
   router.get('/publishers/:slug/_tools', answer(async (context, req, res) => void res.json({ data: await listPublisherTools(context, String(req.params.slug)) })));
   router.get('/publishers/:slug/_resources', answer(async (context, req, res) => void res.json({ data: await listPublisherResources(context, String(req.params.slug)) })));
   const callTool = answer(async (context, req, res) => {
     const body = await readJsonBody(req, services.config.proxy.maxBufferedBytes);
-    const outcome = await callPublisherTool(context, String(req.params.slug), String(req.params.tool), body);
-    res.set(chargeHeaders(outcome.charge)).json({ data: outcome.result });
+    const outcome = await callPublisherTool(context, String(req.params.slug), String(req.params.tool), body, req.headers);
+    res.set({ ...chargeHeaders(outcome.charge), ...outcome.receiptHeaders }).json({ data: outcome.result });
   });
 
   const handle = async (req: Request, res: Response, next: () => void) => {
@@ -141,6 +158,10 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
     const context = res.locals.context as RequestContext;
     // For the request metrics: the data plane, not the catalogue routes beside it under /publishers/.
     res.locals.surface = 'publishers';
+    if (!FORWARDED_METHODS.includes(req.method)) {
+      res.setHeader('Allow', FORWARDED_METHODS.join(', '));
+      return sendError(res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not forwarded to publishers` });
+    }
     const toolName = toolCallName(req.method, path);
     if (toolName !== null && (await isToolPublisher(context, String(req.params.slug)))) {
       req.params.tool = toolName;

@@ -1,8 +1,9 @@
 import { badRequest } from '../../../shared/errors.js';
 
 /**
- * api_url + the called path (already vetted by `checkedCallPath`), with the caller's query string as
- * written and the platform's injected parameters, which replace any the caller sent under their names.
+ * api_url + the called path (already vetted by `checkedCallPath`), with api_url's own query
+ * parameters (`?api-version=2`), then the caller's query string as written, then the platform's
+ * injected parameters, which replace any of the others under their names.
  */
 export function upstreamUrl(apiUrl: string, path: string, query: string, injected: Record<string, string>): URL {
   const url = new URL(apiUrl);
@@ -10,7 +11,8 @@ export function upstreamUrl(apiUrl: string, path: string, query: string, injecte
   url.pathname = `${basePath}${path.startsWith('/') ? path : `/${path}`}`;
   // Never above api_url's own path, whatever a URL parser makes of the called path.
   if (!url.pathname.startsWith(`${basePath}/`)) throw badRequest('invalid_path', 'The called path leaves the publisher’s API');
-  url.search = withInjectedParameters(query, injected);
+  const ownQuery = url.search.slice(1);
+  url.search = withInjectedParameters(ownQuery && query ? `${ownQuery}&${query}` : ownQuery || query, injected);
   return url;
 }
 
@@ -23,11 +25,22 @@ function parameterName(pair: string): string {
   }
 }
 
-/** Edits the query string as text: re-serialising it would change the caller's encoding (`%20` to `+`). */
+/**
+ * The query string without the parameters of these names. Edited as text: re-serialising it would
+ * change the caller's encoding (`%20` to `+`).
+ */
+export function withoutParameters(query: string, names: string[]): string {
+  if (names.length === 0) return query;
+  return query
+    .split('&')
+    .filter((pair) => pair !== '' && !names.includes(parameterName(pair)))
+    .join('&');
+}
+
 function withInjectedParameters(query: string, injected: Record<string, string>): string {
   const names = Object.keys(injected);
   if (names.length === 0) return query;
-  const kept = query.split('&').filter((pair) => pair !== '' && !names.includes(parameterName(pair)));
-  for (const [name, value] of Object.entries(injected)) kept.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
-  return kept.join('&');
+  const kept = withoutParameters(query, names);
+  const added = Object.entries(injected).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  return [...(kept ? [kept] : []), ...added].join('&');
 }

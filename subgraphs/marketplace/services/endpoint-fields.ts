@@ -9,6 +9,7 @@ import { oneOf } from './validate.js';
 /** Validated endpoint rows for a publisher, in the order given. */
 export function buildEndpoints(publisherId: string, inputs: EndpointInput[]): PublisherEndpoint[] {
   if (inputs.length > 500) throw badRequest('too_many_endpoints', 'A publisher declares at most 500 endpoints');
+  const declared = new Set<string>();
   return inputs.map((input, position) => {
     const endpoint = new PublisherEndpoint();
     endpoint.publisherId = publisherId;
@@ -18,6 +19,10 @@ export function buildEndpoints(publisherId: string, inputs: EndpointInput[]): Pu
       throw badRequest('invalid_path', `endpoints[${position}].path must start with "/" and use well-formed {placeholders}`);
     }
     endpoint.path = input.path;
+    // A second one could never be matched: the first always wins.
+    const key = `${endpoint.method} ${endpoint.path}`;
+    if (declared.has(key)) throw badRequest('duplicate_endpoint', `endpoints[${position}] repeats ${key}`);
+    declared.add(key);
     endpoint.description = input.description ?? '';
     endpoint.requestBody = input.requestBody ?? null;
     endpoint.requestContentType = input.requestContentType ?? null;

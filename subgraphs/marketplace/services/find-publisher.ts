@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forbidden, notFound } from '../../../shared/errors.js';
 import { requireIdentity, type RequestContext } from '../../../shared/context.js';
@@ -6,19 +7,39 @@ import { SLUG } from './publisher-fields.js';
 
 export const publisherNotFound = () => notFound('Publisher');
 
-/** An active publisher by slug (inactive ones are not found). */
-export async function findActivePublisher(em: EntityManager, slug: string): Promise<Publisher> {
-  const publisher = SLUG.test(slug) ? await em.findOne(Publisher, { slug, isActive: true }) : null;
+/** An active publisher by slug (inactive ones are not found); `forUpdate` locks its row until the transaction ends. */
+export async function findActivePublisher(em: EntityManager, slug: string, forUpdate = false): Promise<Publisher> {
+  const lock = forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {};
+  const publisher = SLUG.test(slug) ? await em.findOne(Publisher, { slug, isActive: true }, lock) : null;
   if (!publisher) throw publisherNotFound();
   return publisher;
 }
 
-/** A publisher the caller's organization owns: 404 when unknown or deactivated, 403 when someone else's. */
+/**
+ * A publisher the caller's organization owns, to change inside `em`'s transaction: 404 when unknown
+ * or deactivated, 403 when someone else's. Its row stays locked until the transaction ends, so
+ * concurrent changes (each replacing endpoints and pricing) apply one after the other.
+ */
 export async function findOwnedPublisher(context: RequestContext, em: EntityManager, slug: string): Promise<Publisher> {
   const identity = requireIdentity(context);
-  const publisher = await findActivePublisher(em, slug);
+  const publisher = await findActivePublisher(em, slug, true);
   if (publisher.organizationId !== identity.organizationId) {
     throw forbidden('Only the owning organization can manage this publisher', 'not_publisher_owner');
   }
+  await requirePublisherManager(context, em, publisher.organizationId);
   return publisher;
+}
+
+/**
+ * Managing a publisher (its payee address, its prices) is for the organization's owners and
+ * admins, not every member. Where accounts runs in another process (split mode) the role cannot
+ * be asked, and membership of the owning organization is all that is checked.
+ */
+export async function requirePublisherManager(context: RequestContext, em: EntityManager, organizationId: string): Promise<void> {
+  const roleOf = context.services.ports.organizationRole;
+  if (!roleOf) return;
+  const role = await roleOf(em, requireIdentity(context).userId, organizationId);
+  if (role !== 'owner' && role !== 'admin') {
+    throw forbidden('Only the organization’s owners and admins manage its publishers', 'organization_admin_required');
+  }
 }

@@ -9,8 +9,8 @@ import { Publisher } from '../entities/publisher.js';
 import type { PublisherInput } from '../types/inputs.js';
 import { buildEndpoints } from './endpoint-fields.js';
 import { announcePublisherChange } from './load-publisher-for-call.js';
-import { findOwnedPublisher } from './find-publisher.js';
-import { buildPricing } from './pricing-fields.js';
+import { findOwnedPublisher, requirePublisherManager } from './find-publisher.js';
+import { assertPayPerUseReserve, buildPricing } from './pricing-fields.js';
 import { applyPublisherFields } from './publisher-fields.js';
 import { secretBoxOf } from './secrets.js';
 
@@ -53,7 +53,9 @@ export async function insertPublisher(
   sealSecrets(services, publisher, input);
   const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
   publisher.hasEndpoints = endpoints !== null;
-  const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...buildPricing(publisher.id, input.pricing ?? [])];
+  const pricing = buildPricing(publisher.id, input.pricing ?? []);
+  if (publisher.billingModel === 'pay_per_use') assertPayPerUseReserve(pricing);
+  const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...pricing];
   if (await em.count(Publisher, { slug: publisher.slug })) throw slugTaken();
   em.persist([publisher, ...rows]);
   await em.flush();
@@ -63,6 +65,7 @@ export async function insertPublisher(
 /** POST /publishers: a new publisher owned by the caller's organization. */
 export async function createPublisher(context: RequestContext, input: PublisherInput): Promise<Publisher> {
   const identity = requireIdentity(context);
+  await requirePublisherManager(context, context.em, identity.organizationId);
   return save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
 }
 
@@ -77,10 +80,13 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
       publisher.hasEndpoints = input.endpoints !== null;
       em.persist(buildEndpoints(publisher.id, input.endpoints ?? []));
     }
-    if (input.pricing !== undefined) {
-      const rows = buildPricing(publisher.id, input.pricing ?? []);
+    const pricing = input.pricing !== undefined ? buildPricing(publisher.id, input.pricing ?? []) : null;
+    if (publisher.billingModel === 'pay_per_use') {
+      assertPayPerUseReserve(pricing ?? (await em.find(PublisherPricing, { publisherId: publisher.id })));
+    }
+    if (pricing) {
       await em.nativeDelete(PublisherPricing, { publisherId: publisher.id });
-      em.persist(rows);
+      em.persist(pricing);
     }
     publisher.updatedAt = new Date();
     await em.flush();

@@ -1,10 +1,14 @@
+import { checksummedAddress } from '../../../shared/x402/index.js';
 import { badRequest } from '../../../shared/errors.js';
 import { BILLING_MODELS, ENDPOINT_POLICIES, PUBLISHER_CATEGORIES, PUBLISHER_TYPES } from '../entities/constants.js';
 import type { Publisher } from '../entities/publisher.js';
 import type { PublisherInput } from '../types/inputs.js';
 import { MICRO, parseMicros } from './decimal.js';
 import { RESERVED_SLUGS } from './reserved-paths.js';
-import { given, httpUrl, nonNegativeInt, oneOf, optionalHttpUrl, requiredText, textList, uuidOrNull } from './validate.js';
+import { NEVER_FORWARDED } from '../proxy/headers.js';
+import {
+  boundedText, given, headerName, headerValue, httpUrl, MAX_LIST_ITEMS, nonNegativeInt, oneOf, optionalHttpUrl, requiredText, textList, uuidOrNull,
+} from './validate.js';
 
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -29,15 +33,15 @@ const SETTERS: Partial<Record<keyof PublisherInput, Setter>> = {
     if (email && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw badRequest('invalid_email', 'email is not a valid address');
     p.email = email;
   },
-  description: (p, i) => (p.description = i.description ?? ''),
-  resourceName: (p, i) => (p.resourceName = i.resourceName ?? ''),
-  resourceDescription: (p, i) => (p.resourceDescription = i.resourceDescription ?? ''),
+  description: (p, i) => (p.description = boundedText(i.description, 'description', MAX_DESCRIPTION)),
+  resourceName: (p, i) => (p.resourceName = boundedText(i.resourceName, 'resource_name', 200)),
+  resourceDescription: (p, i) => (p.resourceDescription = boundedText(i.resourceDescription, 'resource_description', MAX_DESCRIPTION)),
   categories: (p, i) => (p.categories = textList(i.categories ?? [], 'categories')),
   capabilities: (p, i) => (p.capabilities = textList(i.capabilities ?? [], 'capabilities')),
   useCases: (p, i) => (p.useCases = textList(i.useCases ?? [], 'use_cases')),
-  usageExamples: (p, i) => (p.usageExamples = i.usageExamples?.map(({ title, description, curl }) => ({ title, description, curl })) ?? null),
+  usageExamples: (p, i) => (p.usageExamples = usageExamples(i.usageExamples)),
   publisherType: (p, i) => (p.publisherType = oneOf(i.publisherType, PUBLISHER_TYPES, 'publisher_type')),
-  walletAddress: (p, i) => (p.walletAddress = i.walletAddress?.trim() ?? ''),
+  walletAddress: (p, i) => (p.walletAddress = boundedText(i.walletAddress?.trim(), 'wallet_address', 128)),
   walletNetworkId: (p, i) => {
     const network = i.walletNetworkId?.trim() ?? '';
     if (network && !/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(network)) {
@@ -57,10 +61,12 @@ const SETTERS: Partial<Record<keyof PublisherInput, Setter>> = {
   },
   upstreamCostResponsePath: (p, i) => (p.upstreamCostResponsePath = nullableText(i.upstreamCostResponsePath)),
   allowedPassthroughHeaders: (p, i) =>
-    (p.allowedPassthroughHeaders = textList(i.allowedPassthroughHeaders ?? [], 'allowed_passthrough_headers').map((h) => h.toLowerCase())),
-  passthroughHeaderRewrite: (p, i) => (p.passthroughHeaderRewrite = jsonObject(i.passthroughHeaderRewrite, 'passthrough_header_rewrite')),
-  requestContentType: (p, i) => (p.requestContentType = i.requestContentType?.trim() || 'application/json'),
-  upstreamHeaders: (p, i) => (p.upstreamHeaders = jsonObject(i.upstreamHeaders, 'upstream_headers')),
+    (p.allowedPassthroughHeaders = textList(i.allowedPassthroughHeaders ?? [], 'allowed_passthrough_headers').map((h) =>
+      forwardable(h, 'allowed_passthrough_headers').toLowerCase(),
+    )),
+  passthroughHeaderRewrite: (p, i) => (p.passthroughHeaderRewrite = headerMap(i.passthroughHeaderRewrite, 'passthrough_header_rewrite', forwardable)),
+  requestContentType: (p, i) => (p.requestContentType = mediaType(i.requestContentType?.trim() || 'application/json')),
+  upstreamHeaders: (p, i) => (p.upstreamHeaders = headerMap(i.upstreamHeaders, 'upstream_headers', headerValue)),
   ownershipTrackingEnabled: (p, i) => (p.ownershipTrackingEnabled = i.ownershipTrackingEnabled ?? false),
   resourceIdResponsePath: (p, i) => (p.resourceIdResponsePath = nullableText(i.resourceIdResponsePath)),
   resourceIdUrlPattern: (p, i) => (p.resourceIdUrlPattern = nullableText(i.resourceIdUrlPattern)),
@@ -82,7 +88,10 @@ const SETTERS: Partial<Record<keyof PublisherInput, Setter>> = {
   tokenExchangeMode: (p, i) => (p.tokenExchangeMode = i.tokenExchangeMode == null ? null : oneOf(i.tokenExchangeMode, ['header', 'body', 'query'], 'token_exchange_mode')),
   tokenCacheTtlSeconds: (p, i) => (p.tokenCacheTtlSeconds = nonNegativeInt(i.tokenCacheTtlSeconds ?? null, 'token_cache_ttl_seconds')),
   tokenResponseField: (p, i) => (p.tokenResponseField = nullableText(i.tokenResponseField)),
-  apiKeyHeader: (p, i) => (p.apiKeyHeader = headerName(nullableText(i.apiKeyHeader))),
+  apiKeyHeader: (p, i) => {
+    const name = nullableText(i.apiKeyHeader);
+    p.apiKeyHeader = name === null ? null : headerName(name, 'api_key_header');
+  },
   apiKeyQueryParam: (p, i) => (p.apiKeyQueryParam = nullableText(i.apiKeyQueryParam)),
   oauthProviderId: (p, i) => (p.oauthProviderId = uuidOrNull(i.oauthProviderId ?? null, 'oauth_provider_id')),
   requiresUserOauth: (p, i) => (p.requiresUserOauth = i.requiresUserOauth ?? false),
@@ -105,6 +114,59 @@ export function applyPublisherFields(publisher: Publisher, input: PublisherInput
     set(publisher, input);
   }
   if (publisher.apiUrl) httpUrl(publisher.apiUrl, 'api_url');
+  if (publisher.walletAddress && publisher.walletNetworkId.startsWith('eip155:')) publisher.walletAddress = evmAddress(publisher.walletAddress);
+}
+
+const MAX_DESCRIPTION = 20_000;
+const MAX_USAGE_EXAMPLES = 50;
+/** A payee address as wallets sign for it (EIP-55 checksummed); a wrong checksum is refused, as every payer's wallet would refuse it. */
+function evmAddress(value: string): string {
+  const address = checksummedAddress(value);
+  if (address === null) {
+    throw badRequest(
+      'invalid_wallet_address',
+      'wallet_address must be a 0x address of 40 hex digits on an eip155 network, with a right EIP-55 checksum (or in lower case)',
+    );
+  }
+  return address;
+}
+
+function usageExamples(examples: PublisherInput['usageExamples']): Publisher['usageExamples'] {
+  if (examples == null) return null;
+  if (examples.length > MAX_USAGE_EXAMPLES) throw badRequest('invalid_usage_examples', `usage_examples holds at most ${MAX_USAGE_EXAMPLES} examples`);
+  return examples.map(({ title, description, curl }) => ({
+    title: boundedText(title, 'usage_examples', 200),
+    description: boundedText(description, 'usage_examples', MAX_DESCRIPTION),
+    curl: boundedText(curl, 'usage_examples', MAX_DESCRIPTION),
+  }));
+}
+
+/** A header map (name to value, or name to name): every name a header name, every value checked by `value`. */
+function headerMap(input: unknown, field: string, value: (item: unknown, field: string) => string): Record<string, string> {
+  const entries = Object.entries(jsonObject(input, field));
+  if (entries.length > MAX_LIST_ITEMS) throw badRequest('invalid_input', `${field} holds at most ${MAX_LIST_ITEMS} headers`);
+  return Object.fromEntries(entries.map(([name, item]) => [forwardable(name, field), value(item, field)]));
+}
+
+/**
+ * A header the platform may send upstream. Credentials and connection headers never go (the
+ * proxy drops them whatever a publisher says), so naming one is an error here, not a silent no-op.
+ */
+function forwardable(name: unknown, field: string): string {
+  if (NEVER_FORWARDED.has(headerName(name, field).toLowerCase())) {
+    throw badRequest(
+      'header_not_forwarded',
+      `${field}: ${String(name)} is never sent upstream; an upstream credential goes in upstream_api_key with api_key_header (or token exchange)`,
+    );
+  }
+  return name as string;
+}
+
+function mediaType(value: string): string {
+  if (value.length > 200 || !/^[\w.+-]+\/[\w.+-]+(?:[ \t]*;[\t\x20-\x7e]*)?$/.test(value)) {
+    throw badRequest('invalid_request_content_type', 'request_content_type must be a media type such as application/json');
+  }
+  return value;
 }
 
 const snake = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -121,7 +183,3 @@ function jsonList(value: unknown, field: string): unknown[] | null {
   return value;
 }
 
-function headerName(value: string | null): string | null {
-  if (value !== null && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)) throw badRequest('invalid_header_name', 'api_key_header is not a valid header name');
-  return value;
-}

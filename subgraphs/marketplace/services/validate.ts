@@ -32,12 +32,46 @@ export function nonNegativeInt(value: number | null, field: string): number | nu
   return value;
 }
 
+export function intBetween(value: number | null, field: string, min: number, max: number): number | null {
+  if (value !== null && (!Number.isInteger(value) || value < min || value > max)) {
+    throw badRequest('invalid_integer', `${field} must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+export const MAX_LIST_ITEMS = 100;
+
 export function textList(value: string[], field: string): string[] {
   const cleaned = value.map((item) => item.trim());
-  if (cleaned.some((item) => item === '' || item.length > 200)) {
-    throw badRequest('invalid_list', `${field} items must be non-empty strings of at most 200 characters`);
+  if (cleaned.length > MAX_LIST_ITEMS || cleaned.some((item) => item === '' || item.length > 200)) {
+    throw badRequest('invalid_list', `${field} holds at most ${MAX_LIST_ITEMS} non-empty strings of at most 200 characters`);
   }
   return cleaned;
+}
+
+/** Free text kept as written (descriptions), bounded: the search index over it has a size limit too. */
+export function boundedText(value: string | null | undefined, field: string, max: number): string {
+  const text = value ?? '';
+  if (text.length > max) throw badRequest(`invalid_${field}`, `${field} is at most ${max} characters`);
+  return text;
+}
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** Visible characters, spaces and tabs: no CR, LF or other control character that would split or break a request. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+export function headerName(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !HEADER_NAME.test(value)) {
+    throw badRequest('invalid_header_name', `${field}: ${JSON.stringify(value)?.slice(0, 100)} is not a valid header name`);
+  }
+  return value;
+}
+
+export function headerValue(value: unknown, field: string): string {
+  if ((typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') || !HEADER_VALUE.test(String(value))) {
+    throw badRequest('invalid_header_value', `${field} values must be strings without control characters`);
+  }
+  return String(value);
 }
 
 export function requiredText(value: string | null | undefined, field: string, max = 10_000): string {
