@@ -97,6 +97,14 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  private readonly ledgerSteps = new Histogram({
+    name: 'acp_paid_call_ledger_seconds',
+    help: 'How long paid calls waited on the ledger, by step: hold (before anything is forwarded) and post (the charge, before the answer goes out). With acp_upstream_response_seconds, where a paid call spends its time',
+    labelNames: ['step'] as const,
+    buckets: SECONDS_BUCKETS,
+    registers: [this.registry],
+  });
+
   constructor(em: () => EntityManager, log: Logger, config: Config) {
     // The process figures run monitors (event-loop delay, GC): only where someone can scrape them.
     if (config.metricsToken) collectDefaultMetrics({ register: this.registry, prefix: 'acp_' });
@@ -166,6 +174,16 @@ export class PlatformMetrics {
       this.collectErrors.inc({ gauge });
       log.warn({ err: error, gauge }, 'metrics: a gauge could not be read');
       return null;
+    }
+  }
+
+  /** Runs a paid call's hold or post, timing it whether it succeeds or is refused. */
+  async timeLedgerStep<T>(step: 'hold' | 'post', work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.ledgerSteps.observe({ step }, (performance.now() - started) / 1000);
     }
   }
 

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,8 @@ async function main() {
     SEED_CATALOGUE: 'false',
     // The paid-proxy scenario's upstream runs on this machine.
     PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    // Scenarios read the platform's own timers (where a paid call's time goes).
+    METRICS_TOKEN: randomBytes(24).toString('hex'),
   };
   const platform = await startPlatformChild(benchScripts.platform, await findFreePort(), env);
   const config = loadConfig({ ...process.env, ...env, PORT: '0' });
@@ -61,7 +64,9 @@ async function main() {
     for (const scenario of scenarios) {
       if (only.length > 0 && !only.includes(scenario.name)) continue;
       console.error(`running ${scenario.name} …`);
-      const context = { url: platform.url, api: new Api(platform.url), services: opened.services, measure: measuringPlatformCpu(platform.pid) };
+      const api = new Api(platform.url);
+      const scrapeMetrics = async () => String((await api.get('/metrics', { token: env.METRICS_TOKEN })).body);
+      const context = { url: platform.url, api, services: opened.services, measure: measuringPlatformCpu(platform.pid), scrapeMetrics };
       rows.push(...(await scenario.run(context)));
     }
   } finally {

@@ -17,6 +17,8 @@ export interface BenchContext {
   api: Api;
   services: PlatformServices;
   measure(options: MeasureOptions): Promise<Measurement>;
+  /** The platform's GET /metrics, as Prometheus text. */
+  scrapeMetrics(): Promise<string>;
 }
 
 /** A bench scenario: sets up its own data through the API or services, then measures. */

@@ -86,12 +86,28 @@ describe('GET /metrics', () => {
     const { after, grew } = await expectCalls(before, { charged: 2, released: 1, chargedMicros: 22_000, timed: 3 });
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="2xx"}')).toBe(2);
     expect(grew('acp_http_request_duration_seconds_count{surface="publishers",status_class="5xx"}')).toBe(1);
+    // Every call waited for its hold; only the two charged ones for a post (the failed one was released).
+    expect(grew('acp_paid_call_ledger_seconds_count{step="hold"}')).toBe(3);
+    expect(grew('acp_paid_call_ledger_seconds_count{step="post"}')).toBe(2);
+    expect(grew('acp_paid_call_ledger_seconds_sum{step="post"}')).toBeGreaterThan(0);
     expect(sample(after, 'acp_ledger_pending_holds')).toBe(0);
     expect(sample(after, 'acp_metrics_collect_errors_total{gauge="acp_ledger_pending_holds"}')).toBeUndefined();
     expect(sample(after, 'acp_x402_unsettled_payments{status="settle_unknown"}')).toBe(0);
     expect(sample(after, 'acp_x402_unsettled_payments{status="verified_stale"}')).toBe(0);
     expect(sample(after, 'acp_ledger_batched_items_total{statement="reserve",how="alone"}')).toBeGreaterThan(0);
     expect(sample(after, 'acp_process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('times a hold the balance refused too, and no post for it', async () => {
+    const owner = await signUpVerified(t);
+    const pub = await createPublisher(t, owner.accessToken, { api_url: upstream.url, endpoints: [], pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }] });
+    const agent = await registerAgent(t);
+    const before = await scrape();
+    const refused = await t.api.get(`/publishers/${pub.slug}/echo/a`, { token: agent.api_key });
+    expect([refused.status, refused.body.error.code]).toEqual([402, 'insufficient_balance']);
+    const { grew } = await expectCalls(before, { charged: 0, released: 0, chargedMicros: 0, timed: 0 });
+    expect(grew('acp_paid_call_ledger_seconds_count{step="hold"}')).toBe(1);
+    expect(grew('acp_paid_call_ledger_seconds_count{step="post"}')).toBe(0);
   });
 
   it('reports on-chain payments an operator must check: unknown ones, and those a crash left verified', async () => {

@@ -46,13 +46,10 @@ async function holdFromWallet(context: RequestContext, target: CallTarget, call:
     throw unauthorized('This endpoint is priced: call it with an API key or access token');
   }
   try {
-    return await holdCallCharge(context.em, {
-      callId: call.callId,
-      userId: context.identity.userId,
-      publisherId: target.publisher.id,
-      amount: target.reserve,
-      metadata: call.metadata,
-    });
+    const { userId } = context.identity;
+    return await context.services.metrics.timeLedgerStep('hold', () =>
+      holdCallCharge(context.em, { callId: call.callId, userId, publisherId: target.publisher.id, amount: target.reserve, metadata: call.metadata }),
+    );
   } catch (error) {
     if (target.payableOnChain && error instanceof AppError && error.code === 'insufficient_balance') {
       throw new PaymentRequired(onChainTerms(), 'insufficient_funds');

@@ -153,7 +153,8 @@ async function settlePaidCall(context: RequestContext, started: StartedCall, cou
     const price = target.chargesUpstreamCost
       ? priceUpstreamCost(target.pricing, upstreamCostOf(body, target.publisher.upstreamCostResponsePath), target.publisher.gatewayFeePercent, hold.amount)
       : target.price;
-    charge = await captureCallCharge(context.em, hold, price, chargeMetadata(target, request, { status: response.statusCode }), context.log);
+    const metadata = chargeMetadata(target, request, { status: response.statusCode });
+    charge = await metrics.timeLedgerStep('post', () => captureCallCharge(context.em, hold, price, metadata, context.log));
     Object.assign(headers, chargeHeaders(charge));
     counters.record(target.publisher.id, context.identity?.userId ?? null, charge.publisherEarned);
     metrics.countCharge(charge.amount);

@@ -125,7 +125,7 @@ async function settleToolPayment(context: RequestContext, target: CallTarget, on
 /** A charge that fails gave the hold back (captureCallCharge): the call ends uncharged. */
 async function captureToolCharge(context: RequestContext, hold: Hold, price: CallPrice, metadata: Record<string, unknown>): Promise<Charge> {
   try {
-    return await captureCallCharge(context.em, hold, price, { ...metadata, status: 'ok' }, context.log);
+    return await context.services.metrics.timeLedgerStep('post', () => captureCallCharge(context.em, hold, price, { ...metadata, status: 'ok' }, context.log));
   } catch (error) {
     context.services.metrics.countUncharged(true);
     throw error;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ensureWalletAccount, pickSystemAccount, transfer } from '../../../shared/ledger/index.js';
 import { startListeningChild } from '../child-process.js';
-import type { Measurement } from '../measure.js';
+import type { Measurement, MeasureOptions } from '../measure.js';
+import { paidCallSplit } from '../paid-call-split.js';
 import { benchScripts } from '../scripts.js';
 import type { BenchScenario } from '../scenario.js';
 
@@ -21,7 +22,7 @@ const UPSTREAM_SERVICE_MS = Number(process.env.BENCH_UPSTREAM_SERVICE_MS ?? 20);
  */
 export const paidProxyScenario: BenchScenario = {
   name: 'paid-proxy',
-  async run({ url, api, services, measure }) {
+  async run({ url, api, services, measure, scrapeMetrics }) {
     const upstream = await startListeningChild(benchScripts.upstream);
     const bare = await startListeningChild(benchScripts.bareProxy, { UPSTREAM_URL: upstream.url });
     try {
@@ -61,14 +62,25 @@ export const paidProxyScenario: BenchScenario = {
       await measure({ url: bareUrl, amount: 1000, connections: 50 });
       const direct = await measure({ url: directUrl, connections: 50, durationSeconds: 5 });
       const bareProxy = await measure({ url: bareUrl, connections: 50, durationSeconds: 5 });
-      const paid = await measure({ url: paidUrl, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
+      /** A measurement of the paid proxy, with where its calls' time went. */
+      const measurePaid = async (options: MeasureOptions) => {
+        const before = await scrapeMetrics();
+        const measured = await measure(options);
+        return { measured, split: paidCallSplit(before, await scrapeMetrics(), measured) };
+      };
+      const { measured: paid, split: paidSplit } = await measurePaid({ url: paidUrl, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
       const hot = await measure({ url: paidUrl, headers: hotWallet, connections: 50, durationSeconds: 5 });
       const directOne = await measure({ url: directUrl, connections: 1, durationSeconds: 3 });
       const bareOne = await measure({ url: bareUrl, connections: 1, durationSeconds: 3 });
-      const paidOne = await measure({ url: paidUrl, headers: hotWallet, connections: 1, durationSeconds: 3 });
+      const { measured: paidOne, split: paidOneSplit } = await measurePaid({ url: paidUrl, headers: hotWallet, connections: 1, durationSeconds: 3 });
       const working = `?service_ms=${UPSTREAM_SERVICE_MS}`;
       const directWorking = await measure({ url: directUrl + working, connections: 50, durationSeconds: 5 });
-      const paidWorking = await measure({ url: paidUrl + working, headersPerConnection: callers, connections: 50, durationSeconds: 5 });
+      const { measured: paidWorking, split: paidWorkingSplit } = await measurePaid({
+        url: paidUrl + working,
+        headersPerConnection: callers,
+        connections: 50,
+        durationSeconds: 5,
+      });
       const percent = (part: Measurement, whole: Measurement) => `${Math.round((part.requestsPerSecond / whole.requestsPerSecond) * 100)}%`;
       const added = (slower: Measurement, faster: Measurement) => ({
         'added p50 ms': slower.p50Ms - faster.p50Ms,
@@ -86,11 +98,14 @@ export const paidProxyScenario: BenchScenario = {
         row('paid proxy (1 conn)', paidOne),
         figures('throughput ratios (50 conns)', { 'paid/direct': percent(paid, direct), 'paid/bare': percent(paid, bareProxy), 'bare/direct': percent(bareProxy, direct) }),
         figures('paid vs direct (50 conns)', added(paid, direct)),
+        figures('paid call time split (50 conns)', paidSplit),
         figures('paid vs direct (1 conn)', added(paidOne, directOne)),
         figures('paid vs bare proxy (1 conn)', added(paidOne, bareOne)),
+        figures('paid call time split (1 conn)', paidOneSplit),
         row(`upstream directly, ${UPSTREAM_SERVICE_MS} ms service (50 conns)`, directWorking),
         row(`paid proxy, ${UPSTREAM_SERVICE_MS} ms service (50 conns, 50 callers)`, paidWorking),
         figures(`paid vs direct, ${UPSTREAM_SERVICE_MS} ms service (50 conns)`, { 'paid/direct': percent(paidWorking, directWorking), ...added(paidWorking, directWorking) }),
+        figures(`paid call time split, ${UPSTREAM_SERVICE_MS} ms service`, paidWorkingSplit),
       ];
     } finally {
       await bare.close();

@@ -1,0 +1,31 @@
+import type { Measurement } from './measure.js';
+
+/** The sum and count of one Prometheus histogram series in a scrape (0 when absent). */
+function histogram(text: string, name: string, labels = ''): { sum: number; count: number } {
+  const value = (suffix: string) => {
+    const prefix = `${name}_${suffix}${labels} `;
+    const line = text.split('\n').find((candidate) => candidate.startsWith(prefix));
+    return line === undefined ? 0 : Number(line.slice(prefix.length));
+  };
+  return { sum: value('sum'), count: value('count') };
+}
+
+/** Mean milliseconds per observation of a series between two scrapes. */
+function meanMsBetween(before: string, after: string, name: string, labels = ''): number {
+  const [start, end] = [histogram(before, name, labels), histogram(after, name, labels)];
+  const count = end.count - start.count;
+  return count === 0 ? 0 : Math.round(((end.sum - start.sum) / count) * 1000 * 100) / 100;
+}
+
+/**
+ * Where a paid call's round trip went during a measurement, from the platform's own timers: the
+ * wait for its hold, for the upstream's response headers and for its post; the rest is the front
+ * door, the answer's relay and the load generator's own side.
+ */
+export function paidCallSplit(before: string, after: string, measured: Measurement): Record<string, number> {
+  const hold = meanMsBetween(before, after, 'acp_paid_call_ledger_seconds', '{step="hold"}');
+  const upstream = meanMsBetween(before, after, 'acp_upstream_response_seconds');
+  const post = meanMsBetween(before, after, 'acp_paid_call_ledger_seconds', '{step="post"}');
+  const rest = Math.round((measured.meanMs - hold - upstream - post) * 100) / 100;
+  return { 'hold ms': hold, 'upstream ms': upstream, 'post ms': post, 'rest ms': rest };
+}
