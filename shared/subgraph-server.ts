@@ -6,7 +6,7 @@ import helmet from 'helmet';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError } from 'graphql';
-import { INTERNAL_IDENTITY_HEADER, operationDigest, verifyInternalIdentity } from './auth/internal-token.js';
+import { INTERNAL_IDENTITY_HEADER, operationDigest, SpentGatewayTokens, verifyInternalIdentity } from './auth/internal-token.js';
 import { loadConfigOrExit, type Config } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
@@ -41,6 +41,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
   });
   await server.start();
 
+  const spent = new SpentGatewayTokens();
   const app = express();
   app.disable('x-powered-by');
   app.use(helmet());
@@ -55,7 +56,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
         const token = req.header(INTERNAL_IDENTITY_HEADER);
         if (!token) throw unauthorized('Subgraphs are reached through the gateway only', 'gateway_token_required');
         const operation = operationDigest(req.body?.query, req.body?.variables);
-        const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token, { subgraph: module.name, operation }).catch(() => {
+        const verified = await verifyInternalIdentity(config.secrets.INTERNAL_SECRET, token, { subgraph: module.name, operation, spent }).catch(() => {
           throw new GraphQLError('Invalid gateway token', { extensions: { code: 'invalid_gateway_token', status: 401, http: { status: 401 } } });
         });
         // Per-address limits must see the caller's address, which only the gateway knows.

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Identity } from '../context.js';
 
@@ -33,6 +33,7 @@ export interface InternalCall {
 export async function signInternalIdentity(secret: string, call: InternalCall): Promise<string> {
   return new SignJWT({ identity: call.identity, rid: call.requestId, ip: call.ip, op: call.operation })
     .setProtectedHeader({ alg: 'HS256' })
+    .setJti(randomUUID())
     .setIssuer(ISSUER)
     .setAudience(audienceOf(call.subgraph))
     .setIssuedAt()
@@ -40,14 +41,35 @@ export async function signInternalIdentity(secret: string, call: InternalCall): 
     .sign(new TextEncoder().encode(secret));
 }
 
-/** Throws unless the token was made out to `subgraph` for the operation received (its digest). */
+/**
+ * The gateway tokens a subgraph process has accepted, kept until they expire: a token is good for
+ * one request, so one seen on the way cannot run its operation again (a paid call, a new key).
+ */
+export class SpentGatewayTokens {
+  private readonly until = new Map<string, number>();
+
+  /** False when `id` was spent already. */
+  spend(id: string, expiresAt: number, nowSeconds = Date.now() / 1000): boolean {
+    // Every token lives LIFETIME, so the oldest entries come first: expired ones are dropped from the front.
+    for (const [spent, expiry] of this.until) {
+      if (expiry >= nowSeconds) break;
+      this.until.delete(spent);
+    }
+    if (this.until.has(id)) return false;
+    this.until.set(id, expiresAt);
+    return true;
+  }
+}
+
+/** Throws unless the token was made out to `subgraph` for the operation received (its digest), and not used before. */
 export async function verifyInternalIdentity(
   secret: string,
   token: string,
-  expected: { subgraph: string; operation: string },
+  expected: { subgraph: string; operation: string; spent: SpentGatewayTokens },
 ): Promise<{ identity: Identity | null; requestId: string; ip: string | null }> {
   const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, audience: audienceOf(expected.subgraph) });
   if (payload.op !== expected.operation) throw new Error('The gateway token was made for another operation');
+  if (typeof payload.jti !== 'string' || !expected.spent.spend(payload.jti, payload.exp ?? 0)) throw new Error('The gateway token was used already');
   return {
     identity: (payload.identity as Identity | null) ?? null,
     requestId: String(payload.rid ?? ''),

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { operationDigest, signInternalIdentity, verifyInternalIdentity, type InternalCall } from '../../shared/auth/internal-token.js';
+import { operationDigest, signInternalIdentity, SpentGatewayTokens, verifyInternalIdentity, type InternalCall } from '../../shared/auth/internal-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
 
@@ -90,6 +90,12 @@ describe('split mode', () => {
     expect(other.errors[0].extensions.code).toBe('invalid_gateway_token');
   });
 
+  it('a gateway token is good for one request: seen on the way, it cannot run its operation again (a paid call twice, a second key)', async () => {
+    const token = await gatewayToken();
+    expect((await askSubgraph({ 'x-internal-identity': token })).errors[0].extensions.code).toBe('unauthorized');
+    expect((await askSubgraph({ 'x-internal-identity': token })).errors[0].extensions.code).toBe('invalid_gateway_token');
+  });
+
   it('the subgraph process serves its own metrics, behind the metrics token', async () => {
     const metricsUrl = subgraph.url.replace(/\/graphql$/, '/metrics');
     expect((await fetch(metricsUrl)).status).toBe(401);
@@ -101,7 +107,7 @@ describe('split mode', () => {
 
   it('the gateway’s token carries the caller’s address, for per-address limits behind it', async () => {
     const token = await gatewayToken({ requestId: 'r-2', ip: '203.0.113.9' });
-    const expected = { subgraph: 'accounts', operation: operationDigest(ME, {}) };
+    const expected = { subgraph: 'accounts', operation: operationDigest(ME, {}), spent: new SpentGatewayTokens() };
     expect(await verifyInternalIdentity(secrets.INTERNAL_SECRET, token, expected)).toMatchObject({ requestId: 'r-2', ip: '203.0.113.9' });
   });
 });
