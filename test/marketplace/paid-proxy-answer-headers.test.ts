@@ -23,6 +23,12 @@ beforeAll(async () => {
       const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
       return void res.writeHead(302, { location: `/v1/next?token=${lower}` }).end();
     }
+    // A login wall that sends the caller back to the URL it asked for (the injected key in it), encoded once more as a parameter.
+    if (url.pathname === '/v1/login-wall') return void res.writeHead(302, { location: `https://login.example/?return_to=${encodeURIComponent(req.url ?? '')}` }).end();
+    // The same, with a stray "%" elsewhere in the URL (not valid percent-encoding: a whole-string decode fails).
+    if (url.pathname === '/v1/handoff-percent') {
+      return void res.writeHead(302, { location: `/v1/next?token=${encodeURIComponent(key)}&discount=50%` }).end();
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
   t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', CORS_ALLOWED_ORIGINS: DASHBOARD });
@@ -58,6 +64,22 @@ describe('the caller’s copy of a publisher’s answer headers', () => {
     const pub = await publisher();
     const agent = await fundedAgent(t);
     const answered = await t.api.get(`/publishers/${pub.slug}/handoff`, { token: agent.api_key });
+    expect(answered.status).toBe(302);
+    expect(answered.headers.get('location')).toBeNull();
+  });
+
+  it('never shows the injected key when another part of the header is not valid percent-encoding (a stray "%")', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent(t);
+    const answered = await t.api.get(`/publishers/${pub.slug}/handoff-percent`, { token: agent.api_key });
+    expect(answered.status).toBe(302);
+    expect(answered.headers.get('location')).toBeNull();
+  });
+
+  it('never shows the injected key inside a URL passed on as a parameter (a return_to: the key is encoded twice)', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent(t);
+    const answered = await t.api.get(`/publishers/${pub.slug}/login-wall`, { token: agent.api_key });
     expect(answered.status).toBe(302);
     expect(answered.headers.get('location')).toBeNull();
   });

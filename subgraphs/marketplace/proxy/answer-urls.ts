@@ -43,16 +43,40 @@ function injectedSecrets(credentials: UpstreamCredentials): string[] {
   return [...new Set(parts.filter((part) => part.length >= MIN_SECRET_LENGTH))];
 }
 
+/**
+ * Percent-decoded run by run: one escape that is not valid (a stray "%", a byte that is not UTF-8)
+ * must not leave the rest of the value, an encoded credential with it, undecoded. A run that is
+ * not UTF-8 is decoded byte by byte.
+ */
 function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
 }
 
-/** A header value as written, and percent-decoded whatever the encoder (hex case, `+` for a space). */
-const readingsOf = (value: string) => [value, decoded(value), decoded(value.replace(/\+/g, ' '))];
+/** Decoding rounds: a URL passed on as a parameter of another (a `return_to`) is encoded once more each time. */
+const MAX_DECODINGS = 4;
+
+/**
+ * A header value as written, and percent-decoded whatever the encoder (hex case, `+` for a space),
+ * again and again while that changes it.
+ */
+function readingsOf(value: string): string[] {
+  const readings = [value];
+  for (const start of [value, value.replace(/\+/g, ' ')]) {
+    let reading = start;
+    for (let round = 0; round < MAX_DECODINGS; round++) {
+      const next = decoded(reading);
+      if (next === reading) break;
+      readings.push((reading = next));
+    }
+  }
+  return readings;
+}
 
 /**
  * The caller's copy of the upstream's answer headers: URLs shown through the platform, and any
