@@ -18,6 +18,8 @@ beforeAll(async () => {
     const url = new URL(req.url ?? '/', 'http://upstream.invalid');
     const key = url.searchParams.get('api_key') ?? '';
     if (url.pathname === '/v1/vary') return void res.writeHead(200, { 'content-type': 'application/json', vary: 'Accept-Encoding' }).end('{}');
+    // Not a list of header names ("/" is not a token character): an HTTP client takes it all the same.
+    if (url.pathname === '/v1/odd-vary') return void res.writeHead(200, { 'content-type': 'application/json', vary: 'Accept/Encoding' }).end('{"ok":true}');
     // A redirect that hands the key on under another name, encoded by a form encoder with lowercase hex.
     if (url.pathname === '/v1/handoff') {
       const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase());
@@ -82,5 +84,14 @@ describe('the caller’s copy of a publisher’s answer headers', () => {
     const answered = await t.api.get(`/publishers/${pub.slug}/login-wall`, { token: agent.api_key });
     expect(answered.status).toBe(302);
     expect(answered.headers.get('location')).toBeNull();
+  });
+
+  it('an upstream Vary that is not a list of header names does not cost the caller the answer it paid for', async () => {
+    const pub = await publisher();
+    const agent = await fundedAgent(t);
+    const answered = await t.api.get(`/publishers/${pub.slug}/odd-vary`, { token: agent.api_key, headers: { origin: DASHBOARD } });
+    expect([answered.status, answered.body]).toEqual([200, { ok: true }]);
+    expect(answered.headers.get('x-charge-amount')).not.toBeNull();
+    expect(answered.headers.get('vary')).toContain('Origin');
   });
 });

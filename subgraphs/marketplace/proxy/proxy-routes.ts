@@ -73,6 +73,14 @@ function wasNotDelivered(error: unknown, eventStream: boolean): boolean {
 
 const isEventStream = (started: StartedCall) => String(started.response.headers['content-type'] ?? '').startsWith('text/event-stream');
 
+function varyOn(res: Response, value: string): void {
+  try {
+    res.vary(value);
+  } catch {
+    res.append('vary', value);
+  }
+}
+
 async function relay(services: PlatformServices, context: RequestContext, started: StartedCall, res: Response) {
   const counters = usageCountersOf(services);
   let finished: FinishedCall | null = null;
@@ -80,9 +88,10 @@ async function relay(services: PlatformServices, context: RequestContext, starte
     const buffered = needsBufferedBody(started) ? await readPaidAnswer(context, started) : null;
     finished = await finishPaidCall(context, started, counters, buffered);
     res.status(finished.status);
-    // Vary is merged: the front door's own (Origin, with CORS) must survive the upstream's.
+    // Vary is merged: the front door's own (Origin, with CORS) must survive the upstream's. One
+    // that is not a list of header names (res.vary throws on it) is added as written.
     for (const [name, value] of Object.entries(finished.headers)) {
-      if (name === 'vary') res.vary(value);
+      if (name === 'vary') varyOn(res, value);
       else res.setHeader(name, value);
     }
     if (buffered) return void res.end(buffered);
