@@ -54,4 +54,9 @@ describe('the upstream URL', () => {
     expect(url.search).toBe('?api-version=2&q=1&api_key=s3cret');
     expect(upstreamUrl('https://api.example.com/v1?api-version=2', '/items', '', {}).search).toBe('?api-version=2');
   });
+
+  it('drops a parameter the caller sends that api_url sets itself, however spelled: the publisher’s tenant is not the caller’s to change', () => {
+    const url = upstreamUrl('https://api.example.com/v1?tenant=a&api-version=2', '/items', 'tenant=b&q=1&tenan%74=c&api-version=3', {});
+    expect(url.search).toBe('?tenant=a&api-version=2&q=1');
+  });
 });

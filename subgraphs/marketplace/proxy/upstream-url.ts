@@ -2,8 +2,10 @@ import { badRequest } from '../../../shared/errors.js';
 
 /**
  * api_url + the called path (already vetted by `checkedCallPath`), with api_url's own query
- * parameters (`?api-version=2`), then the caller's query string as written, then the platform's
- * injected parameters, which replace any of the others under their names.
+ * parameters (`?api-version=2`, `?tenant=a`), then the caller's query string as written less any
+ * parameter api_url sets (the publisher's settings are not the caller's to override, nor to
+ * repeat for an upstream that reads the last value), then the platform's injected parameters,
+ * which replace any of the others under their names.
  */
 export function upstreamUrl(apiUrl: string, path: string, query: string, injected: Record<string, string>): URL {
   const url = new URL(apiUrl);
@@ -12,7 +14,8 @@ export function upstreamUrl(apiUrl: string, path: string, query: string, injecte
   // Never above api_url's own path, whatever a URL parser makes of the called path.
   if (!url.pathname.startsWith(`${basePath}/`)) throw badRequest('invalid_path', 'The called path leaves the publisher’s API');
   const ownQuery = url.search.slice(1);
-  url.search = withInjectedParameters(ownQuery && query ? `${ownQuery}&${query}` : ownQuery || query, injected);
+  const callerQuery = withoutParameters(query, ownQuery.split('&').filter(Boolean).map(parameterName));
+  url.search = withInjectedParameters(ownQuery && callerQuery ? `${ownQuery}&${callerQuery}` : ownQuery || callerQuery, injected);
   return url;
 }
 
