@@ -1,10 +1,15 @@
 import type { NextFunction, Request, Response } from 'express';
 
-/** What a browser may send and read across origins: credentials go in Authorization, payments in their x402 headers. */
+/**
+ * What a browser may send across origins: credentials go in Authorization, payments in their x402
+ * headers; a preflight that names others (a publisher's passthrough headers) gets them too, as
+ * nothing here is sent with cookies.
+ */
 const ALLOWED_HEADERS = 'authorization, content-type, accept, apollo-require-preflight, x-payment, payment-signature, x-request-id';
 /** Every header: without cookies a browser allows '*', and a publisher's answer has its own (Link, ETag, X-RateLimit-*). */
 const EXPOSED_HEADERS = '*';
-const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+/** Every method the platform answers, the data plane's forwarded ones included. */
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 /**
@@ -23,7 +28,9 @@ export function corsFor(allowedOrigins: readonly string[]) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
-      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      const requested = req.headers['access-control-request-headers'];
+      res.vary('Access-Control-Request-Headers');
+      res.setHeader('Access-Control-Allow-Headers', typeof requested === 'string' && requested.trim() ? `${ALLOWED_HEADERS}, ${requested}` : ALLOWED_HEADERS);
       res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
       return void res.status(204).end();
     }

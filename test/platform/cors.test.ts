@@ -35,6 +35,19 @@ describe('cross-origin access (CORS_ALLOWED_ORIGINS)', () => {
     expect(upstream.requests.length).toBe(before);
   });
 
+  it('lets a listed origin send a publisher’s passthrough headers and call with any forwarded method (OPTIONS too)', async () => {
+    const owner = await signUpVerified(t);
+    const pub = await createPublisher(t, owner.accessToken, { api_url: upstream.url, undocumented_endpoint_policy: 'default_allow', allowed_passthrough_headers: ['x-api-version'] });
+    const response = await t.api.request('OPTIONS', `/publishers/${pub.slug}/echo/x`, undefined, {
+      headers: { origin: DASHBOARD, 'access-control-request-method': 'OPTIONS', 'access-control-request-headers': 'authorization,x-api-version' },
+    });
+    expect(response.status).toBe(204);
+    const allowedHeaders = (response.headers.get('access-control-allow-headers') ?? '').split(',').map((name) => name.trim());
+    expect(allowedHeaders).toEqual(expect.arrayContaining(['authorization', 'x-api-version']));
+    expect(response.headers.get('access-control-allow-methods')).toContain('OPTIONS');
+    expect(response.headers.get('vary')).toContain('Access-Control-Request-Headers');
+  });
+
   it('lets a listed origin read answers and every header (the charge headers, a publisher’s Link); any other origin gets no CORS headers', async () => {
     const allowed = await t.api.get('/publishers', { headers: { origin: DASHBOARD } });
     expect(allowed.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
