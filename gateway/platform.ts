@@ -56,7 +56,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
 }
 
 /** A misspelt SUBGRAPH_<NAME>_URL would leave that subgraph in-process without a word: refused before anything opens. */
-function assertKnownSubgraphs(config: Config): void {
+export function assertKnownSubgraphs(config: Config): void {
   const known = subgraphModules.map((module) => module.name);
   const unknown = Object.keys(config.subgraphUrls).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;

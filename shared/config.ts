@@ -295,11 +295,14 @@ function configMoney(value: string, name: string): bigint {
 
 /**
  * The configuration for an entry point (the platform, a subgraph process, an operator command): a
- * bad setting exits 1 with its message alone, for the operator, not a stack trace.
+ * bad setting exits 1 with its message alone, for the operator, not a stack trace; so does a
+ * ConfigError from `check`, the entry point's own checks of it.
  */
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env, check?: (config: Config) => void): Config {
   try {
-    return loadConfig(env);
+    const config = loadConfig(env);
+    check?.(config);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

@@ -173,4 +173,10 @@ describe('a bad setting at start', () => {
       expect(stderr.trim()).toMatch(/^Invalid configuration:\n {2}PORT: [^\n]+$/);
     },
   );
+
+  it('stops the platform with exit 1 and the problem alone when a SUBGRAPH_<NAME>_URL names no subgraph', async () => {
+    const { code, stderr } = await entryPoint('dist/gateway/main.js', { DATA_DIR: dataDir(), SUBGRAPH_ACOUNTS_URL: 'http://127.0.0.1:1/graphql' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(/^Invalid configuration:\n {2}SUBGRAPH_ACOUNTS_URL: no such subgraph[^\n]+$/);
+  });
 });
