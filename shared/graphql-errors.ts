@@ -21,6 +21,8 @@ const FRAMEWORK_CODES: Record<string, { code: string; status: number }> = {
 export function formatPlatformError(error: GraphQLError, log: Logger, requestId?: string): GraphQLError {
   const original = error.originalError;
   const known = original instanceof AppError ? original : databaseUnavailableError(original);
+  // The caller learns only that it may retry; the operator must still see why.
+  if (known && known !== original) log.warn({ requestId, err: original, path: error.path }, 'database unavailable');
   if (known) return new GraphQLError(known.message, { path: error.path, extensions: appErrorExtensions(known) });
   if (isAppErrorExtensions(error.extensions)) {
     const { code, status, details } = error.extensions as Record<string, unknown>;

@@ -30,6 +30,8 @@ export function sendGraphQLError(res: Response, error: ErrorBody): void {
 /** Any thrown value as an ErrorBody: AppErrors keep theirs, everything else is logged and masked. */
 export function errorBodyOf(error: unknown, log: Logger, requestId: string): ErrorBody {
   const known = error instanceof AppError ? error : databaseUnavailableError(error);
+  // The caller learns only that it may retry; the operator must still see why.
+  if (known && known !== error) log.warn({ requestId, err: error }, 'database unavailable');
   if (known) return { status: known.status, code: known.code, message: known.message, details: known.details };
   log.error({ requestId, err: error }, 'internal error');
   return { status: 500, code: INTERNAL_ERROR_CODE, message: `Internal server error (request ${requestId})` };

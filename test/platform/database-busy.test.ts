@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { PASSWORD, signUpVerified, type SignedInUser } from '../support/accounts.js';
+import { pino } from 'pino';
 
 let t: TestPlatform;
 let user: SignedInUser;
+/** What the platform logged at warn and above, one JSON line each. */
+const logged: string[] = [];
 beforeAll(async () => {
-  t = await startTestPlatform({ DB_POOL_MAX: '2', DB_POOL_ACQUIRE_TIMEOUT_MS: '300' });
+  const log = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
+  t = await startTestPlatform({ DB_POOL_MAX: '2', DB_POOL_ACQUIRE_TIMEOUT_MS: '300' }, { log });
   user = await signUpVerified(t);
 });
 afterAll(() => t.close());
@@ -50,5 +54,21 @@ describe('a database that hands out no connection in time', () => {
     }
     expect((await t.api.get('/organizations', { token: user.accessToken })).status).toBe(200);
     expect((await t.api.get('/readyz')).status).toBe(200);
+  });
+
+  it('is logged with its cause, on GraphQL (answered 200) as on REST, for the operator to see why', async () => {
+    const free = await occupyThePool(2);
+    try {
+      logged.length = 0;
+      const graphql = await t.api.graphql('query { publishers { id } }', {});
+      expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'database_unavailable' });
+      expect(logged.some((line) => line.includes('timeout exceeded when trying to connect'))).toBe(true);
+      logged.length = 0;
+      const rest = await t.api.get('/organizations', { token: user.accessToken });
+      expect(rest.status).toBe(503);
+      expect(logged.some((line) => line.includes('timeout exceeded when trying to connect'))).toBe(true);
+    } finally {
+      await free();
+    }
   });
 });

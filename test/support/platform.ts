@@ -7,6 +7,7 @@ import { startPlatform, type Platform } from '../../gateway/platform.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Api } from './http.js';
 import { Mailbox } from './mailbox.js';
+import type { Logger } from '../../shared/logger.js';
 
 export interface TestPlatform {
   api: Api;
@@ -20,7 +21,7 @@ export interface TestPlatform {
 /** The whole platform in-process on a random port, on its own fresh database (unless given one) and data folder. */
 export async function startTestPlatform(
   env: Record<string, string> = {},
-  options: { database?: TestDatabase } = {},
+  options: { database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestPlatform> {
   const database = options.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-test-data-'));
@@ -38,7 +39,7 @@ export async function startTestPlatform(
     ...env,
     DATABASE_URL: database.url,
   });
-  const platform = await startPlatform(config);
+  const platform = await startPlatform(config, options.log);
   return {
     api: new Api(platform.url),
     mailbox: new Mailbox(dataDir),
