@@ -2,6 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, getVariableValues, visit, type DocumentNode } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { isUnstorableText } from '../shared/text.js';
+import { MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
 
 /** Variable errors reported at most: each quotes the value, so an unbounded list grows with its square. */
 const MAX_VARIABLE_ERRORS = 10;
@@ -37,6 +38,16 @@ function documentHoldsUnstorableText(document: DocumentNode): boolean {
   return found;
 }
 
+/** How deep the document's literal lists and objects nest (a JSON argument written inline), as the body's JSON is measured. */
+function literalDepthOf(document: DocumentNode): number {
+  let depth = 0;
+  let deepest = 0;
+  const enter = () => void (deepest = Math.max(deepest, ++depth));
+  const leave = () => void depth--;
+  visit(document, { ObjectValue: { enter, leave }, ListValue: { enter, leave } });
+  return deepest;
+}
+
 /** A request error (the caller's fault): HTTP 400, with the platform's code. */
 const refused = (code: string, message: string) =>
   new GraphQLError(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message, {
@@ -66,6 +77,9 @@ export const requestGuards: ApolloServerPlugin<RequestContext> = {
         const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
         // The inner reason, without graphql-js's quote of the whole value (a password, say).
         if (coerced.errors) throw refused('invalid_input', coerced.errors[0]!.originalError?.message ?? coerced.errors[0]!.message);
+        if (literalDepthOf(document) > MAX_JSON_DEPTH) {
+          throw refused('json_too_deep', `JSON may nest at most ${MAX_JSON_DEPTH} levels`);
+        }
         if (holdsUnstorableText(request.variables) || documentHoldsUnstorableText(document)) {
           throw refused('invalid_text', 'Text may not contain the NUL character (U+0000) or a lone surrogate');
         }

@@ -101,6 +101,17 @@ describe('JSON nested beyond 64 levels', () => {
     expect([response.status, response.body.error.code]).toEqual([400, 'json_too_deep']);
   });
 
+  it('written in the document itself (a literal) is refused too', async () => {
+    const literal = '{a:'.repeat(100) + '1' + '}'.repeat(100);
+    const response = await t.api.graphql(
+      `mutation { createPublisher(input: {name: "Deep", slug: "deep-literal", description: "d", publisherCategory: "integration", integrationType: "api", billingModel: "prepaid_credits", apiUrl: "https://api.deep.example/", databaseConfig: ${literal}}) { id } }`,
+      {},
+      { token: user.accessToken },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors![0].extensions).toMatchObject({ code: 'json_too_deep', status: 400 });
+  });
+
   it('is refused at /graphql in GraphQL’s shape', async () => {
     const response = await t.api.request('POST', '/graphql', undefined, { raw: `{"query":"{ __typename }","variables":{"a":${'['.repeat(100)}${']'.repeat(100)}}}` });
     expect(response.status).toBe(400);
