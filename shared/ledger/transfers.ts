@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { retriedTransaction } from '../db/retried-transaction.js';
 import { badRequest, conflict } from '../errors.js';
 import { isUuid } from '../ids.js';
 import {
@@ -267,13 +268,7 @@ export async function withLedgerLocks<T>(
     return work(tx);
   };
   if (em.isInTransaction()) return lockAndWork(em);
-  for (let tried = 1; ; tried++) {
-    try {
-      return await em.transactional(lockAndWork);
-    } catch (error) {
-      if (!isRetryable(error) || tried >= MAX_ATTEMPTS) throw error;
-    }
-  }
+  return retriedTransaction(em, lockAndWork, MAX_ATTEMPTS);
 }
 
 /**
