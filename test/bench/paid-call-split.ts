@@ -1,12 +1,9 @@
+import { sampleOf } from '../support/metrics-text.js';
 import type { Measurement } from './measure.js';
 
 /** The sum and count of one Prometheus histogram series in a scrape (0 when absent). */
 function histogram(text: string, name: string, labels = ''): { sum: number; count: number } {
-  const value = (suffix: string) => {
-    const prefix = `${name}_${suffix}${labels} `;
-    const line = text.split('\n').find((candidate) => candidate.startsWith(prefix));
-    return line === undefined ? 0 : Number(line.slice(prefix.length));
-  };
+  const value = (suffix: string) => sampleOf(text, `${name}_${suffix}${labels}`) ?? 0;
   return { sum: value('sum'), count: value('count') };
 }
 
@@ -22,10 +19,8 @@ const LOOP_SAMPLING_MS = 10;
 
 /** How late the event loop ran a timer, at a percentile, from a scrape: the lag gauge less the sampling interval. */
 function loopDelayMs(text: string, percentile: 'p50' | 'p99'): number {
-  const name = `acp_nodejs_eventloop_lag_${percentile}_seconds`;
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name} `));
-  if (line === undefined) return NaN;
-  return Math.round((Number(line.slice(name.length + 1)) * 1000 - LOOP_SAMPLING_MS) * 100) / 100;
+  const lag = sampleOf(text, `acp_nodejs_eventloop_lag_${percentile}_seconds`);
+  return lag === undefined ? NaN : Math.round((lag * 1000 - LOOP_SAMPLING_MS) * 100) / 100;
 }
 
 /**

@@ -62,26 +62,14 @@ describe('the caller’s copy of a publisher’s answer headers', () => {
     expect(answered.headers.get('vary')).toBe('Origin, Accept-Encoding');
   });
 
-  it('never shows the injected key, whatever the percent-encoding an upstream echoes it with (here lower-case hex, under another name): the header is dropped', async () => {
+  it.each([
+    ['whatever the percent-encoding an upstream echoes it with (here lower-case hex, under another name): the header is dropped', 'handoff'],
+    ['when another part of the header is not valid percent-encoding (a stray "%")', 'handoff-percent'],
+    ['inside a URL passed on as a parameter (a return_to: the key is encoded twice)', 'login-wall'],
+  ])('never shows the injected key %s', async (_case, path) => {
     const pub = await publisher();
     const agent = await fundedAgent(t);
-    const answered = await t.api.get(`/publishers/${pub.slug}/handoff`, { token: agent.api_key });
-    expect(answered.status).toBe(302);
-    expect(answered.headers.get('location')).toBeNull();
-  });
-
-  it('never shows the injected key when another part of the header is not valid percent-encoding (a stray "%")', async () => {
-    const pub = await publisher();
-    const agent = await fundedAgent(t);
-    const answered = await t.api.get(`/publishers/${pub.slug}/handoff-percent`, { token: agent.api_key });
-    expect(answered.status).toBe(302);
-    expect(answered.headers.get('location')).toBeNull();
-  });
-
-  it('never shows the injected key inside a URL passed on as a parameter (a return_to: the key is encoded twice)', async () => {
-    const pub = await publisher();
-    const agent = await fundedAgent(t);
-    const answered = await t.api.get(`/publishers/${pub.slug}/login-wall`, { token: agent.api_key });
+    const answered = await t.api.get(`/publishers/${pub.slug}/${path}`, { token: agent.api_key });
     expect(answered.status).toBe(302);
     expect(answered.headers.get('location')).toBeNull();
   });

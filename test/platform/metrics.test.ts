@@ -9,6 +9,7 @@ import { checkLedgerAfterEach } from '../support/wallet.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { holdCallCharge, releaseCallCharge } from '../../subgraphs/marketplace/proxy/charging.js';
+import { sampleOf as sample } from '../support/metrics-text.js';
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
 let t: TestPlatform;
@@ -23,12 +24,6 @@ afterAll(async () => {
   await upstream?.close();
 });
 checkLedgerAfterEach(() => t);
-
-/** The value of one sample line (`name{labels} value`), or undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 const scrape = async () => {
   const response = await t.api.get('/metrics', { token: METRICS_TOKEN });
