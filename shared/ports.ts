@@ -9,6 +9,21 @@ export interface PublisherPayee {
   walletNetworkId: string | null;
 }
 
+/** Billable usage one domain records for an organization; billing invoices it. */
+export interface UsageRecord {
+  organizationId: string;
+  /** What was used, dotted: `database.compute_seconds`, `database.storage_byte_hours`, `compute.hours`. */
+  meter: string;
+  /** How much, in the meter's unit (a decimal string, so fractions of a unit are exact). */
+  quantity: string;
+  /** Price of one unit in micro-dollars. */
+  unitPriceMicros: bigint;
+  /** When the usage happened (the invoice's period is chosen by it). */
+  occurredAt: Date;
+  /** The same key never bills twice: a replay is accepted and ignored. */
+  idempotencyKey: string;
+}
+
 /**
  * Questions one domain answers for another without either importing the other: the answering
  * module fills its port in `connect()`, the asking module treats a missing port as "not available yet".
@@ -24,4 +39,16 @@ export interface PlatformPorts {
   emailVerified?(em: EntityManager, userId: string): Promise<boolean>;
   /** Accounts: the user's role in the organization (owner, admin, member), null when not a member. */
   organizationRole?(em: EntityManager, userId: string, organizationId: string): Promise<string | null>;
+  /** Billing: records billable usage; answers false when the idempotency key was recorded before. */
+  recordUsage?(em: EntityManager, usage: UsageRecord): Promise<boolean>;
+  /**
+   * OAuth: the access token of the user's default connection to a provider, refreshed when it is
+   * about to expire, for a publisher that passes the user's own token upstream.
+   */
+  userOAuthToken?(em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken>;
 }
+
+export type UserOAuthToken =
+  | { status: 'ok'; accessToken: string }
+  | { status: 'missing'; providerSlug: string | null }
+  | { status: 'needs_reauthorization'; providerSlug: string | null };
