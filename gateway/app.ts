@@ -14,6 +14,7 @@ import { createContextBuilder, requestIdOf, type BearerResolver } from './contex
 import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
+import { readUntypedJson } from './untyped-json.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -135,6 +136,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(rawRoutes);
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));

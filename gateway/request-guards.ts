@@ -67,6 +67,13 @@ const refused = (code: string, message: string) =>
 export const requestGuards: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
+      // A variable only its subgraph could refuse (one of its own scalars) is as much a request
+      // error as one the gateway refused: HTTP 400 when nothing ran.
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        if (data == null && errors?.length && errors.every((error) => (error.extensions?.details as any)?.variablePath)) response.http.status = 400;
+      },
       async didResolveOperation({ request, operation, document, schema }) {
         if (!operation) {
           throw refused('invalid_operation', request.operationName ? `No operation named ${request.operationName}` : 'Name the operation to run (operationName)');

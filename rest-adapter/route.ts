@@ -22,6 +22,12 @@ export interface RestRoute {
   status?: number;
   /** How the root field's value becomes `data` (default: as it is). */
   data?: (value: any) => unknown;
+  /**
+   * Who may call it (the specification's Auth column). By default a credential is required and
+   * checked before the body (401 whatever the body holds); `optional` rows answer anonymous
+   * callers too and use a credential when one is given.
+   */
+  auth?: 'bearer' | 'optional';
 }
 
 /** The body as an object: REST callers may omit it, but a JSON array or scalar is refused. */

@@ -4,7 +4,7 @@ import { pageOf } from '../../../shared/paging.js';
 import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
-import { findActivePublisher } from './find-publisher.js';
+import { findPublisher } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
 
@@ -35,4 +35,4 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
 }
 
 /** GET /publishers/{slug}: one active publisher. */
-export const getPublisher = (context: RequestContext, slug: string) => findActivePublisher(context.em, slug);
+export const getPublisher = (context: RequestContext, slug: string) => findPublisher(context.em, slug);
