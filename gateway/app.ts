@@ -15,6 +15,7 @@ import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
 import { readUntypedJson } from './untyped-json.js';
+import { discardUnreadBodies } from '../shared/http/unread-body.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -130,6 +131,7 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
 
+  app.use(discardUnreadBodies);
   // Routes that need the raw body (signed webhooks) or byte streams come before JSON parsing.
   const rawRoutes = express.Router();
   for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);

@@ -21,16 +21,15 @@ export const organizationsById = (context: RequestContext) =>
     ),
   );
 
-/** The caller's role in each organization asked for (null when not a member). */
-export const callerRoles = (context: RequestContext) =>
-  loader(context, 'accounts.callerRoles', () =>
-    new DataLoader<string, string | null>(async (organizationIds) => {
-      if (!context.identity) return organizationIds.map(() => null);
-      const memberships = await context.em.find(Membership, {
-        userId: context.identity.userId,
-        organizationId: { $in: [...organizationIds] },
-      });
-      const roles = new Map(memberships.map((membership) => [membership.organizationId, membership.role]));
-      return organizationIds.map((id) => roles.get(id) ?? null);
-    }),
+/** A member's role in an organization (null when not a member), asked as `{ userId, organizationId }`. */
+export const memberRoles = (context: RequestContext) =>
+  loader(context, 'accounts.memberRoles', () =>
+    new DataLoader<{ userId: string; organizationId: string }, string | null, string>(
+      async (keys) => {
+        const memberships = await context.em.find(Membership, { $or: keys.map(({ userId, organizationId }) => ({ userId, organizationId })) });
+        const roles = new Map(memberships.map((membership) => [`${membership.userId}/${membership.organizationId}`, membership.role]));
+        return keys.map(({ userId, organizationId }) => roles.get(`${userId}/${organizationId}`) ?? null);
+      },
+      { cacheKeyFn: ({ userId, organizationId }) => `${userId}/${organizationId}` },
+    ),
   );
