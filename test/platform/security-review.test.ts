@@ -71,3 +71,24 @@ describe('an answer given before the body was read leaves the connection usable 
     }
   });
 });
+
+describe('requests Node’s HTTP parser refuses are answered in the platform’s error shape', () => {
+  const cases: [string, string, number, string][] = [
+    ['malformed framing (a Content-Length that is not a number)', 'POST /auth/login HTTP/1.1\r\nHost: platform.test\r\nContent-Length: abc\r\n\r\n', 400, 'malformed_request'],
+    ['both Content-Length and chunked', 'POST /auth/login HTTP/1.1\r\nHost: platform.test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 'malformed_request'],
+    ['headers over the limit', `GET /healthz HTTP/1.1\r\nHost: platform.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+  ];
+
+  it.each(cases)('%s', async (_name, request, status, code) => {
+    const connection = await RawConnection.open(t.platform.url);
+    try {
+      connection.write(request);
+      const answer = await connection.next();
+      expect(answer?.status).toBe(status);
+      expect(answer!.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(answer!.body)).toEqual({ error: { code, message: expect.any(String) } });
+    } finally {
+      connection.close();
+    }
+  });
+});
