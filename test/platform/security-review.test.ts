@@ -5,9 +5,21 @@ import { signUpVerified } from '../support/accounts.js';
 import { createPublisher } from '../support/publishers.js';
 import { fundedAgent } from '../support/funding.js';
 import { RawConnection } from '../support/raw-http.js';
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, type GraphQLInputType } from 'graphql';
+import { restRoutes } from '../../rest-adapter/routes/index.js';
+import { prepareRoute } from '../../rest-adapter/router.js';
+import { snakeCase } from '../../rest-adapter/case.js';
+import { FakeStripe } from '../fakes/stripe-server.js';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 
 let t: TestPlatform;
+let stripe: FakeStripe;
+let upstream: FakeUpstream;
 let ownerToken: string;
+let owner: Awaited<ReturnType<typeof signUpVerified>>;
+let reachable: Record<string, any>;
 let agentKey: string;
 let unreachable: Record<string, any>;
 let paused: Record<string, any>;
@@ -22,15 +34,29 @@ async function closedPort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await startTestPlatform({ PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true', PROXY_TIMEOUT_MS: '1000' });
-  ownerToken = (await signUpVerified(t)).accessToken;
+  stripe = await new FakeStripe().start();
+  upstream = await startFakeUpstream();
+  t = await startTestPlatform({
+    PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
+    PROXY_TIMEOUT_MS: '1000',
+    STRIPE_SECRET_KEY: 'sk_test_fuzz',
+    STRIPE_WEBHOOK_SECRET: 'whsec_fuzz',
+    STRIPE_API_URL: stripe.url,
+  });
+  owner = await signUpVerified(t);
+  ownerToken = owner.accessToken;
   agentKey = (await fundedAgent(t, '5.00')).api_key;
   const apiUrl = `http://127.0.0.1:${await closedPort()}/`;
   const endpoints = [{ method: 'POST', path: '/v1/batch', description: 'Batch' }];
   unreachable = await createPublisher(t, ownerToken, { api_url: apiUrl, endpoints, undocumented_endpoint_policy: 'default_deny' });
   paused = await createPublisher(t, ownerToken, { api_url: apiUrl, endpoints, is_active: false });
+  reachable = await createPublisher(t, ownerToken, { api_url: upstream.url });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await upstream.close();
+  await stripe.close();
+});
 
 const BIG = 3 * 1024 * 1024;
 
@@ -91,4 +117,134 @@ describe('requests Node’s HTTP parser refuses are answered in the platform’s
       connection.close();
     }
   });
+});
+
+/** Values of every JSON type; each input field gets each one of another type than its own. */
+const WRONG_VALUES: unknown[] = [true, 12.5, 'text', [1, 'a'], { a: 1 }];
+const jsonTypeOf = (value: unknown) => (Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value);
+/** Two wrong values per field, taken in turn (`turn`) so that every wrong type is sent across a row's fields. */
+function wrongFor(value: unknown, turn: number): unknown[] {
+  const wrong = WRONG_VALUES.filter((candidate) => jsonTypeOf(candidate) !== jsonTypeOf(value));
+  return [wrong[turn % wrong.length], wrong[(turn + 1) % wrong.length]];
+}
+
+function valueAt(value: unknown, path: (string | number)[]): unknown {
+  return path.reduce<any>((current, step) => current?.[step], value);
+}
+
+/** A value of the right shape for each input type: every field filled, so each can be made wrong in turn. */
+function sample(type: GraphQLInputType, depth = 0): unknown {
+  const nullable = getNullableType(type) as GraphQLInputType;
+  if (isListType(nullable)) return [sample(nullable.ofType, depth + 1)];
+  if (isInputObjectType(nullable)) {
+    if (depth > 4) return {};
+    return Object.fromEntries(Object.values(nullable.getFields()).map((field) => [snakeCase(field.name), sample(field.type, depth + 1)]));
+  }
+  if (isEnumType(nullable)) return nullable.getValues()[0]!.name;
+  const scalars: Record<string, unknown> = { Int: 1, Float: 1, Boolean: true, ID: randomUUID(), Decimal: '1', SafeInt: 1, JSON: {}, JSONObject: {}, DateTimeISO: new Date().toISOString() };
+  return getNamedType(nullable).name in scalars ? scalars[getNamedType(nullable).name] : 'x';
+}
+
+/** Every path to a field in a sampled body, containers included. */
+function fieldPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => [[...path, index], ...fieldPaths(item, [...path, index])]);
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => [[...path, key], ...fieldPaths(item, [...path, key])]);
+  return [];
+}
+
+function replaced(value: unknown, path: (string | number)[], by: unknown): unknown {
+  if (path.length === 0) return by;
+  const copy: any = Array.isArray(value) ? [...value] : { ...(value as object) };
+  copy[path[0]!] = replaced(copy[path[0]!], path.slice(1), by);
+  return copy;
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inBatches<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += width) await Promise.all(items.slice(start, start + width).map(work));
+}
+
+interface Probe {
+  method: string;
+  path: string;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/** Every route the app serves (REST rows, raw routes, the proxy), read from Express's own table. */
+function servedRoutes(app: Express): { method: string; path: string }[] {
+  const found: { method: string; path: string }[] = [];
+  const walk = (stack: any[]) => {
+    for (const layer of stack) {
+      if (layer.route) for (const method of Object.keys(layer.route.methods)) found.push({ method: method.toUpperCase(), path: layer.route.path });
+      else if (layer.handle?.stack) walk(layer.handle.stack);
+    }
+  };
+  walk((app as any).router.stack);
+  return found;
+}
+
+describe('fuzz: every route with wrong-typed values for every input field', () => {
+  // About 1,000 requests: a few seconds on an idle machine; the bound is for a shared, loaded one.
+  it('never answers 5xx', async () => {
+    const app = t.platform.httpServer.listeners('request')[0] as Express;
+    const token = owner.accessToken;
+    const paramValue = (name: string) =>
+      name === 'organization_id' ? 'default' : name === 'slug' ? reachable.slug : name === 'path' ? 'v1/anything' : randomUUID();
+    const fill = (path: string) => path.replace(/:(\w+)/g, (_m, name) => paramValue(name)).replace(/\*(\w+)/g, (_m, name) => paramValue(name));
+    const probes: Probe[] = [];
+
+    // The REST rows: a full body of the right shape, then each field in turn of each wrong type.
+    // Routes that end the caller's session run last.
+    const rows = [...restRoutes].sort((a, b) => Number(a.path === '/auth/logout') - Number(b.path === '/auth/logout'));
+    for (const route of rows) {
+      const prepared = prepareRoute(route, t.platform.apiSchema);
+      const path = fill(route.path);
+      const bodies: unknown[] = [undefined, [], 'text', 7, null];
+      for (const [name, type] of prepared.variableTypes) {
+        const base = isInputObjectType(getNullableType(type)) ? sample(type) : { [snakeCase(name)]: sample(type) };
+        bodies.push(base);
+        for (const [turn, field] of fieldPaths(base).entries()) for (const wrong of wrongFor(valueAt(base, field), turn)) bodies.push(replaced(base, field, wrong));
+        // Query parameters of reads: each variable's name, wrong, and given twice.
+        if (route.method === 'GET') {
+          const names = isInputObjectType(getNullableType(type)) ? Object.keys(base as object) : [snakeCase(name)];
+          for (const query of names) for (const wrong of ['text', '-1', '1.5', '99999999999999999999', '%00']) probes.push({ method: 'GET', path: `${path}?${query}=${wrong}&${query}=x` });
+        }
+      }
+      // fetch sends no body with a GET.
+      if (route.method !== 'GET') {
+        for (const body of bodies) probes.push({ method: route.method, path, body });
+        probes.push({ method: route.method, path, raw: '{"a":', headers: { 'content-type': 'application/json' } });
+      }
+      probes.push({ method: route.method, path: route.path.replace(/:(\w+)/g, '%E0%A4%A'), body: route.method === 'GET' ? undefined : {} });
+    }
+
+    // Raw routes and the proxy: junk in every shape their bodies come in, and odd path values.
+    const raw = servedRoutes(app).filter((served) => !restRoutes.some((row) => row.path === served.path && row.method === served.method));
+    for (const served of raw) {
+      const methods = served.method === '_ALL' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] : [served.method];
+      for (const method of methods) {
+        for (const path of [fill(served.path), served.path.replace(/[:*](\w+)/g, 'x'), served.path.replace(/[:*](\w+)/g, '%FF')]) {
+          if (method === 'GET') {
+            probes.push({ method, path, headers: { 'x-payment': 'not-base64!', 'if-none-match': '"x"' } });
+            continue;
+          }
+          for (const wrong of [...WRONG_VALUES, { amount: true, publisher_id: 5 }, { amount: ['1'], publisher_id: 'x' }]) probes.push({ method, path, body: wrong });
+          for (const [type, text] of [['application/json', '{"a":'], ['text/plain', 'hello'], ['image/png', '\u0089PNG'], ['application/x-www-form-urlencoded', 'a=1&a=2']]) {
+            probes.push({ method, path, raw: text, headers: { 'content-type': type!, 'stripe-signature': 't=1,v1=00', 'x-payment': 'not-base64!' } });
+          }
+        }
+      }
+    }
+
+    const failures: string[] = [];
+    await inBatches(probes, 16, async (probe) => {
+      const answer = await t.api.request(probe.method, probe.path, probe.body, { token, raw: probe.raw, headers: probe.headers });
+      if (answer.status >= 500) failures.push(`${probe.method} ${probe.path} ${JSON.stringify(probe.body ?? probe.raw)?.slice(0, 200)} -> ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
+    });
+    // The count is part of the closing note; the rule is that none failed.
+    console.log(`fuzz: ${probes.length} requests over ${restRoutes.length} REST rows and ${raw.length} raw routes, ${failures.length} answered 5xx`);
+    expect(failures).toEqual([]);
+  }, 180_000);
 });
