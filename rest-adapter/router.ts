@@ -14,6 +14,7 @@ import type { RequestContext } from '../shared/context.js';
 import { inputToGraphQL, outputToRest } from './case.js';
 import { errorBodyOf, sendError, type ErrorBody } from '../shared/http/error-response.js';
 import { withFragments } from './fragments.js';
+import type { PublicAnswerCache } from './answer-cache.js';
 import type { RestRoute, RestRequest } from './route.js';
 
 /** A route with its operation parsed once at start-up. */
@@ -77,13 +78,26 @@ function errorOfResult(errors: readonly any[]): ErrorBody {
   };
 }
 
-export function createRestRouter(server: ApolloServer<RequestContext>, schema: GraphQLSchema, routes: RestRoute[]): Router {
+/** The JSON answer as `res.json` would send it, from a body already serialised. */
+function sendJson(res: Response, status: number, body: string): void {
+  res.status(status).set('Content-Type', 'application/json').send(body);
+}
+
+export function createRestRouter(
+  server: ApolloServer<RequestContext>,
+  schema: GraphQLSchema,
+  routes: RestRoute[],
+  answers?: PublicAnswerCache,
+): Router {
   const router = Router();
   for (const route of routes) {
     const prepared = prepareRoute(route, schema);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const cache = route.publicCache && route.method === 'GET' && answers?.enabled ? answers : undefined;
     router[method](route.path, async (req: Request, res: Response) => {
       const context = res.locals.context as RequestContext;
+      const cached = cache?.get(req.originalUrl);
+      if (cached !== undefined) return sendJson(res, route.status ?? 200, cached);
       try {
         const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body };
         const response = await server.executeOperation(
@@ -95,7 +109,9 @@ export function createRestRouter(server: ApolloServer<RequestContext>, schema: G
         if (errors?.length) return sendError(res, errorOfResult(errors));
         const status = route.status ?? 200;
         if (status === 204) return void res.status(204).end();
-        res.status(status).json({ data: restData(prepared, data ?? {}) });
+        const body = JSON.stringify({ data: restData(prepared, data ?? {}) });
+        cache?.set(req.originalUrl, body);
+        sendJson(res, status, body);
       } catch (error) {
         sendError(res, errorBodyOf(error, context.log, context.requestId));
       }
