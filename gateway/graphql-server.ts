@@ -29,7 +29,7 @@ export async function createGraphQLServer(
   services: PlatformServices,
   schemas: Map<string, GraphQLSchema>,
   supergraphSdl: string,
-): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema }> {
+): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema; oneHop?: OneHopRouter }> {
   const { config, log } = services;
   const inProcess = new Map<string, InProcessSubgraph>();
   const gateway = new ApolloGateway({
@@ -56,7 +56,8 @@ export async function createGraphQLServer(
       stop: () => gateway.stop(),
       async load(options) {
         const loaded = await gateway.load(options);
-        return { ...loaded, executor: loaded.executor && oneHop.executor(loaded.executor as any) };
+        if (!config.graphqlOneHop || !loaded.executor) return loaded;
+        return { ...loaded, executor: oneHop.executor(loaded.executor as any) };
       },
     },
     introspection: true,
@@ -75,5 +76,5 @@ export async function createGraphQLServer(
   });
   await server.start();
   if (!apiSchema) throw new Error('The gateway did not load the supergraph');
-  return { server, apiSchema };
+  return { server, apiSchema, oneHop: config.graphqlOneHop ? oneHop : undefined };
 }

@@ -1,9 +1,12 @@
 import { operationFromDocument, Supergraph } from '@apollo/federation-internals';
 import { QueryPlanner, type FetchNode } from '@apollo/query-planner';
 import type { GatewayExecutor, GatewayGraphQLRequestContext } from '@apollo/server-gateway-interface';
-import { Kind, visit, type DocumentNode } from 'graphql';
+import { Kind, visit, type DocumentNode, type GraphQLError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
+import { formatPlatformError } from '../shared/graphql-errors.js';
+import type { DirectRun } from '../rest-adapter/router.js';
 import type { InProcessSubgraph } from './local-data-source.js';
+import { guardOperation } from './request-guards.js';
 
 const MAX_REMEMBERED_PLANS = 2000;
 
@@ -35,6 +38,24 @@ export class OneHopRouter {
     if (this.targets.size >= MAX_REMEMBERED_PLANS) this.targets.clear();
     this.targets.set(key, target);
     return target;
+  }
+
+  /**
+   * For an operation fixed at start (a REST row): when one in-process subgraph alone answers it, a
+   * function running it there without the GraphQL server's request pipeline, after the same
+   * request guards; null otherwise (the row goes through the GraphQL server).
+   */
+  runnerFor(apiSchema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): DirectRun | null {
+    const target = this.plannedTarget(document, undefined);
+    if (!target) return null;
+    return async (variables, context) => {
+      try {
+        guardOperation(apiSchema, document, operation, undefined, variables);
+      } catch (error) {
+        return { errors: [formatPlatformError(error as GraphQLError, context.log, context.requestId)] };
+      }
+      return target.executeClientDocument(document, variables, undefined, context);
+    };
   }
 
   /** Wraps the gateway's executor: one-hop operations bypass it. */
