@@ -20,6 +20,7 @@ export const marketplaceRoutes: RestRoute[] = [
     method: 'GET',
     path: '/publishers',
     auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($input: PublisherListInput) { publishers(input: $input) { ...PublisherFields } }',
     variables: (request) => ({
       input: {
@@ -34,6 +35,7 @@ export const marketplaceRoutes: RestRoute[] = [
     method: 'GET',
     path: '/publishers/suggest',
     auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($query: String) { suggestPublishers(query: $query) { score matchReason publisher { ...PublisherFields } } }',
     variables: (request) => ({ query: stringQuery(request, 'query') }),
     data: (items: { publisher: Record<string, unknown>; score: number; match_reason: string }[]) =>
@@ -50,6 +52,7 @@ export const marketplaceRoutes: RestRoute[] = [
     method: 'GET',
     path: '/publishers/:slug',
     auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($slug: String!) { publisher(slug: $slug) { ...PublisherFields } }',
     variables: (request) => ({ slug: slug(request) }),
   },
