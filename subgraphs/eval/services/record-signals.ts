@@ -30,9 +30,8 @@ async function insertSignals(em: EntityManager, identity: Identity, signals: Sig
   return em.execute(
     `insert into eval_signal (organization_id, client_id, signal_id, task_type, model_id, success, latency_ms, cost_micros, tokens, publisher_slug, created_at)
      select ?, ?, s.signal_id, s.task_type, s.model_id, s.success, s.latency_ms, s.cost_micros, s.tokens, s.publisher_slug, now()
-     from jsonb_to_recordset(?::jsonb) with ordinality as s(signal_id text, task_type text, model_id text, success float8, latency_ms float8,
-       cost_micros bigint, tokens bigint, publisher_slug text, position bigint)
-     order by s.position
+     from jsonb_to_recordset(?::jsonb) as s(signal_id text, task_type text, model_id text, success float8, latency_ms float8,
+       cost_micros bigint, tokens bigint, publisher_slug text)
      on conflict (organization_id, signal_id) do nothing
      returning task_type, model_id, success, latency_ms, cost_micros, publisher_slug`,
     [identity.organizationId, identity.userId, JSON.stringify(rows)],
