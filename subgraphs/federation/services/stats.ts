@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { publisherReference } from '../types/publisher-ref.js';
 import type { CountByKey, CountByPublisher, FederationHistoryStats, FederationStats } from '../types/results.js';
 import { publisherIdOfSlug } from './publishers.js';
+import { limitHeavyRead } from './read-limits.js';
 
 interface Filters {
   publisherSlug?: string | null;
@@ -50,6 +51,7 @@ const EMPTY = { total: 0, byPublisher: [], byResourceType: [], lastChangeAt: nul
 
 /** GET /federation/stats: resources by publisher, type and status, and when one last changed. */
 export async function federationStats(context: RequestContext, publisherSlug: string | null | undefined): Promise<FederationStats> {
+  await limitHeavyRead(context, 'stats');
   const where = await whereOf(context, { publisherSlug });
   if (!where) return { ...EMPTY, byStatus: [] };
   const counts = await countsBy(context, 'fed_resource', ['publisher_id', 'resource_type', 'status'], where);
@@ -65,6 +67,7 @@ export async function federationStats(context: RequestContext, publisherSlug: st
 
 /** GET /federation/history/stats: entries by publisher, type and operation, and the latest one's time. */
 export async function federationHistoryStats(context: RequestContext, filters: Filters): Promise<FederationHistoryStats> {
+  await limitHeavyRead(context, 'history_stats');
   const where = await whereOf(context, filters);
   if (!where) return { ...EMPTY, byOperation: [] };
   const counts = await countsBy(context, 'fed_history', ['publisher_id', 'resource_type', 'operation'], where);

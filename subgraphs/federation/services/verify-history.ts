@@ -4,6 +4,7 @@ import type { HistoryChainVerification } from '../types/results.js';
 import { publisherReference } from '../types/publisher-ref.js';
 import { entryHash } from './history-chain.js';
 import { publisherIdOfSlug } from './publishers.js';
+import { limitHeavyRead } from './read-limits.js';
 
 const BATCH = 1000;
 
@@ -28,6 +29,7 @@ interface Row {
  */
 export async function verifyFederationHistory(context: RequestContext, publisherSlug: string | null | undefined): Promise<HistoryChainVerification> {
   if (!publisherSlug) throw badRequest('missing_publisher_slug', 'publisher_slug is required');
+  await limitHeavyRead(context, 'verify');
   const publisherId = await publisherIdOfSlug(context, publisherSlug);
   if (!publisherId) throw notFound('Publisher');
   const em = context.em;
