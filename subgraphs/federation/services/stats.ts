@@ -47,36 +47,30 @@ async function lastChangeAt(context: RequestContext, where: { sql: string; param
   return row?.last ? new Date(row.last) : null;
 }
 
-const EMPTY = { total: 0, byPublisher: [], byResourceType: [], lastChangeAt: null };
-
-/** GET /federation/stats: resources by publisher, type and status, and when one last changed. */
-export async function federationStats(context: RequestContext, publisherSlug: string | null | undefined): Promise<FederationStats> {
-  await limitHeavyRead(context, 'stats');
-  const where = await whereOf(context, { publisherSlug });
-  if (!where) return { ...EMPTY, byStatus: [] };
-  const counts = await countsBy(context, 'fed_resource', ['publisher_id', 'resource_type', 'status'], where);
-  const byStatus = counts.by('status');
+/** Counts of `table` by publisher, resource type and `third`, and the time of the last change, for the filters. */
+async function statsOf(context: RequestContext, table: string, third: string, filters: Filters) {
+  await limitHeavyRead(context, table);
+  const where = await whereOf(context, filters);
+  if (!where) return { total: 0, byPublisher: [], byResourceType: [], byThird: [], lastChangeAt: null };
+  const counts = await countsBy(context, table, ['publisher_id', 'resource_type', third], where);
+  const byThird = counts.by(third);
   return {
-    total: byStatus.reduce((sum, row) => sum + row.count, 0),
+    total: byThird.reduce((sum, row) => sum + row.count, 0),
     byPublisher: counts.byPublisher(),
     byResourceType: counts.by('resource_type'),
-    byStatus,
+    byThird,
     lastChangeAt: await lastChangeAt(context, where),
   };
 }
 
+/** GET /federation/stats: resources by publisher, type and status, and when one last changed. */
+export async function federationStats(context: RequestContext, publisherSlug: string | null | undefined): Promise<FederationStats> {
+  const { byThird: byStatus, ...stats } = await statsOf(context, 'fed_resource', 'status', { publisherSlug });
+  return { ...stats, byStatus };
+}
+
 /** GET /federation/history/stats: entries by publisher, type and operation, and the latest one's time. */
 export async function federationHistoryStats(context: RequestContext, filters: Filters): Promise<FederationHistoryStats> {
-  await limitHeavyRead(context, 'history_stats');
-  const where = await whereOf(context, filters);
-  if (!where) return { ...EMPTY, byOperation: [] };
-  const counts = await countsBy(context, 'fed_history', ['publisher_id', 'resource_type', 'operation'], where);
-  const byOperation = counts.by('operation');
-  return {
-    total: byOperation.reduce((sum, row) => sum + row.count, 0),
-    byPublisher: counts.byPublisher(),
-    byResourceType: counts.by('resource_type'),
-    byOperation,
-    lastChangeAt: await lastChangeAt(context, where),
-  };
+  const { byThird: byOperation, ...stats } = await statsOf(context, 'fed_history', 'operation', filters);
+  return { ...stats, byOperation };
 }

@@ -23,10 +23,10 @@ export const evalScenario: BenchScenario = {
     await em.execute(
       `insert into eval_signal (organization_id, client_id, task_type, model_id, success, latency_ms, cost_micros, created_at)
        select case when o = 0 then ?::uuid else md5('org' || o)::uuid end, md5('client' || o || (g % 3))::uuid,
-         (?::text[])[1 + (g / ${ORGANIZATIONS}) % 10], 'model-' || ((g / (${ORGANIZATIONS} * 10)) % ${MODELS}),
+         (array[${TASK_TYPES.map((type) => `'${type}'`).join(', ')}])[1 + (g / ${ORGANIZATIONS}) % 10], 'model-' || ((g / (${ORGANIZATIONS} * 10)) % ${MODELS}),
          (random() < 0.7)::int, 50 + random() * 500, (random() * 5000)::bigint, now() - random() * interval '60 days'
        from generate_series(0, ${SIGNALS - 1}) as g, lateral (select g % ${ORGANIZATIONS} as o) as org`,
-      [agent.organization_id, TASK_TYPES],
+      [agent.organization_id],
     );
     const loadSeconds = (Date.now() - started) / 1000;
     await em.execute(
