@@ -4,6 +4,7 @@ import { COMMUNITY } from '../entities/cell.js';
 import type { CommunityPrior } from '../types/results.js';
 import { checkedTaskType } from '../types/task-type.js';
 import { betaQuantile } from './intervals.js';
+import { MAX_ID } from './validate-signals.js';
 
 interface OrganizationRow {
   weight: number;
@@ -23,6 +24,7 @@ export async function communityPrior(context: RequestContext, taskTypeValue: str
   requireIdentity(context);
   const taskType = checkedTaskType(taskTypeValue);
   if (!modelId) throw badRequest('missing_model_id', 'model_id is required');
+  if (modelId.length > MAX_ID) throw badRequest('invalid_model_id', `model_id must be at most ${MAX_ID} characters`);
   const { halfLifeDays, maxPseudoCountPerOrg: cap } = context.services.config.eval;
   const rows: OrganizationRow[] = await context.em.execute(
     `select decayed_signals * eval_decay(now() - decayed_at, ?) as weight, decayed_success * eval_decay(now() - decayed_at, ?) as successes,

@@ -5,7 +5,7 @@ import type { EvalSignalInput } from '../types/inputs.js';
 import { checkedTaskType, type TaskType } from '../types/task-type.js';
 
 export const MAX_BATCH = 100;
-const MAX_ID = 200;
+export const MAX_ID = 200;
 const MAX_LATENCY_MS = 86_400_000;
 /** A signal's cost is at most 1,000,000 USD (in micro-dollars), so sums stay far inside 64 bits. */
 const MAX_COST_MICROS = 1_000_000n * 1_000_000n;
