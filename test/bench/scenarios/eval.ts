@@ -6,9 +6,11 @@ import type { BenchRow, BenchScenario } from '../scenario.js';
 const SIGNALS = 1_000_000;
 const ORGANIZATIONS = 2_000;
 const MODELS = 40;
+/** Each organization uses a few models (its own mix); the community sees all of them. */
+const MODELS_PER_ORGANIZATION = 5;
 
 /**
- * One million stored signals (2,000 organizations x 10 task types x 40 models), loaded set-based,
+ * One million stored signals (2,000 organizations, each on 10 task types x 5 of 40 models), loaded set-based,
  * with the aggregates the incremental path keeps; then the matrix, the community prior of a cell
  * every organization reported on, and ingestion of batches of 100.
  */
@@ -23,7 +25,8 @@ export const evalScenario: BenchScenario = {
     await em.execute(
       `insert into eval_signal (organization_id, client_id, task_type, model_id, success, latency_ms, cost_micros, created_at)
        select case when o = 0 then ?::uuid else md5('org' || o)::uuid end, md5('client' || o || (g % 3))::uuid,
-         (array[${TASK_TYPES.map((type) => `'${type}'`).join(', ')}])[1 + (g / ${ORGANIZATIONS}) % 10], 'model-' || ((g / (${ORGANIZATIONS} * 10)) % ${MODELS}),
+         (array[${TASK_TYPES.map((type) => `'${type}'`).join(', ')}])[1 + (g / ${ORGANIZATIONS}) % 10],
+         'model-' || ((o + (g / (${ORGANIZATIONS} * 10)) % ${MODELS_PER_ORGANIZATION}) % ${MODELS}),
          (random() < 0.7)::int, 50 + random() * 500, (random() * 5000)::bigint, now() - random() * interval '60 days'
        from generate_series(0, ${SIGNALS - 1}) as g, lateral (select g % ${ORGANIZATIONS} as o) as org`,
       [agent.organization_id],
@@ -46,6 +49,12 @@ export const evalScenario: BenchScenario = {
     await em.execute('analyze eval_signal');
     await em.execute('analyze eval_cell');
     const [cells] = await em.execute('select count(*)::int as n from eval_cell');
+    // The database's share of a matrix read: the caller's cells and the community's, by primary key.
+    const sqlStarted = performance.now();
+    for (let i = 0; i < 50; i++) {
+      await em.execute('select * from eval_cell where organization_id in (?, ?)', [agent.organization_id, COMMUNITY]);
+    }
+    const matrixSqlMs = Math.round(((performance.now() - sqlStarted) / 50) * 100) / 100;
     const matrixUrl = `${url}/eval/matrix`;
     await measure({ url: matrixUrl, headers, amount: 200 });
     const matrix = await measure({ url: matrixUrl, headers, connections: 10, durationSeconds: 5 });
@@ -57,6 +66,7 @@ export const evalScenario: BenchScenario = {
     const ingest = await measure({ url: `${url}/eval/signals`, method: 'POST', headers, body: batch, connections: 4, durationSeconds: 5 });
     const rows: BenchRow[] = [
       { scenario: 'eval', case: `load ${SIGNALS} signals (set-based)`, figures: { seconds: loadSeconds, aggregate_cells: cells.n } },
+      { scenario: 'eval', case: 'matrix SQL read alone (caller + community cells)', figures: { mean_ms: matrixSqlMs } },
       { scenario: 'eval', case: `GET /eval/matrix with ${SIGNALS} stored signals`, measurement: matrix },
       { scenario: 'eval', case: `GET /eval/community-prior (${ORGANIZATIONS} organizations on the cell)`, measurement: prior },
       { scenario: 'eval', case: 'POST /eval/signals (batches of 100)', measurement: ingest, figures: { signals_per_second: ingest.requestsPerSecond * 100 } },
