@@ -150,7 +150,7 @@ describe('the community prior', () => {
     expect(after.low).toBeLessThan(after.mean);
     expect(after.high).toBeGreaterThan(after.mean);
     expect(Date.parse(after.window_start)).toBeLessThanOrEqual(Date.parse(after.window_end));
-  });
+  }, 180_000); // 100 batches: minutes on a machine shared by many test runs
 
   it('recency: a cell’s weight halves every EVAL_HALF_LIFE_DAYS, and new signals add to the decayed weight', async () => {
     const token = await newClient();
