@@ -57,6 +57,8 @@ export const evalScenario: BenchScenario = {
     const matrixSqlMs = Math.round(((performance.now() - sqlStarted) / 50) * 100) / 100;
     const matrixUrl = `${url}/eval/matrix`;
     await measure({ url: matrixUrl, headers, amount: 200 });
+    // One caller at a time gives the latency of one read (the target); ten show the throughput.
+    const matrixAlone = await measure({ url: matrixUrl, headers, connections: 1, durationSeconds: 5 });
     const matrix = await measure({ url: matrixUrl, headers, connections: 10, durationSeconds: 5 });
     const priorUrl = `${url}/eval/community-prior?task_type=code&model_id=model-1`;
     const prior = await measure({ url: priorUrl, headers, connections: 10, durationSeconds: 5 });
@@ -67,7 +69,8 @@ export const evalScenario: BenchScenario = {
     const rows: BenchRow[] = [
       { scenario: 'eval', case: `load ${SIGNALS} signals (set-based)`, figures: { seconds: loadSeconds, aggregate_cells: cells.n } },
       { scenario: 'eval', case: 'matrix SQL read alone (caller + community cells)', figures: { mean_ms: matrixSqlMs } },
-      { scenario: 'eval', case: `GET /eval/matrix with ${SIGNALS} stored signals`, measurement: matrix },
+      { scenario: 'eval', case: `GET /eval/matrix with ${SIGNALS} stored signals, 1 connection`, measurement: matrixAlone },
+      { scenario: 'eval', case: `GET /eval/matrix with ${SIGNALS} stored signals, 10 connections`, measurement: matrix },
       { scenario: 'eval', case: `GET /eval/community-prior (${ORGANIZATIONS} organizations on the cell)`, measurement: prior },
       { scenario: 'eval', case: 'POST /eval/signals (batches of 100)', measurement: ingest, figures: { signals_per_second: ingest.requestsPerSecond * 100 } },
     ];
