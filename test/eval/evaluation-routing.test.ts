@@ -138,14 +138,15 @@ describe('the community prior', () => {
     const reader = await newClient();
     const before = await priorOf(reader, 'reasoning', model);
     expect(before).toMatchObject({ organizations: 3, signals: 90, clients: 3, max_pseudo_count_per_organization: CAP, half_life_days: 30 });
-    expect(before.alpha).toBeCloseTo(91, 3);
+    expect(before.alpha).toBeCloseTo(91, 2);
     expect(before.beta).toBeCloseTo(1, 3);
     await sendMany(await newClient(), 10_000, () => ({ task_type: 'reasoning', model_id: model, outcome: 'failure' }));
     const after = await priorOf(reader, 'reasoning', model);
     expect(after.signals).toBe(10_090);
     expect(after.beta - before.beta).toBeLessThanOrEqual(CAP + 1e-6);
     expect(after.beta - before.beta).toBeGreaterThan(CAP - 0.01);
-    expect(after.alpha).toBeCloseTo(before.alpha, 3);
+    // Only recency moves alpha, by less than 0.05 over the minutes the sends may take on a busy machine.
+    expect(after.alpha).toBeCloseTo(before.alpha, 1);
     expect(after.mean).toBeGreaterThanOrEqual(after.alpha / (after.alpha + before.beta + CAP) - 1e-9);
     expect(after.low).toBeLessThan(after.mean);
     expect(after.high).toBeGreaterThan(after.mean);
