@@ -166,6 +166,10 @@ const envSchema = z.object({
   GRAPHQL_ONE_HOP: booleanFlag(true),
   PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
+  FEDERATION_MAX_DATA_BYTES: numberSetting(z.coerce.number().int().min(256).max(1024 * 1024).default(64 * 1024)),
+  EVAL_MIN_SIGNALS: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(20)),
+  EVAL_HALF_LIFE_DAYS: numberSetting(z.coerce.number().positive().max(3650).default(30)),
+  EVAL_MAX_PSEUDO_COUNT_PER_ORG: numberSetting(z.coerce.number().positive().max(1_000_000).default(50)),
 });
 
 /**
@@ -230,6 +234,13 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** Federated resources: the largest `data` document, in bytes of its JSON. */
+  federation: { maxDataBytes: number };
+  /**
+   * Evaluation routing: cells below minSignals are not `sufficient`; recency weights halve every
+   * halfLifeDays; one organization adds at most maxPseudoCountPerOrg to the community prior.
+   */
+  eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
 }
 
 export class ConfigError extends Error {}
@@ -400,6 +411,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
       longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),
       holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, longestCallSecondsOf(values.PROXY_TIMEOUT_MS)),
+    },
+    federation: { maxDataBytes: values.FEDERATION_MAX_DATA_BYTES },
+    eval: {
+      minSignals: values.EVAL_MIN_SIGNALS,
+      halfLifeDays: values.EVAL_HALF_LIFE_DAYS,
+      maxPseudoCountPerOrg: values.EVAL_MAX_PSEUDO_COUNT_PER_ORG,
     },
   };
 }
