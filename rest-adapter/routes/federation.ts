@@ -14,6 +14,7 @@ export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/federation/history',
+    auth: 'optional',
     document: 'query($input: FederationHistoryInput) { federationHistory(input: $input) { ...FederationHistoryEntryFields } }',
     variables: (request) => ({
       input: {
@@ -29,6 +30,7 @@ export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/federation/history/verify',
+    auth: 'optional',
     document: `query($publisherSlug: String) { verifyFederationHistory(publisherSlug: $publisherSlug) {
       publisher { id name slug } intact entries lastSequence firstBrokenSequence } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request) }),
@@ -37,6 +39,7 @@ export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/federation/history/stats',
+    auth: 'optional',
     document: `query($publisherSlug: String, $resourceType: String) { federationHistoryStats(publisherSlug: $publisherSlug, resourceType: $resourceType) {
       ${COUNTS} byOperation { key count } lastChangeAt } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request), resourceType: stringQuery(request, 'resource_type') }),
@@ -44,12 +47,14 @@ export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/federation/stats',
+    auth: 'optional',
     document: `query($publisherSlug: String) { federationStats(publisherSlug: $publisherSlug) { ${COUNTS} byStatus { key count } lastChangeAt } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request) }),
   },
   {
     method: 'GET',
     path: '/federation',
+    auth: 'optional',
     document: 'query($input: FederatedResourceListInput) { federatedResources(input: $input) { ...FederatedResourceFields } }',
     variables: (request) => ({
       input: { publisherSlug: publisherSlug(request), resourceType: stringQuery(request, 'resource_type'), status: stringQuery(request, 'status'), ...pageQuery(request) },
@@ -66,6 +71,7 @@ export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/federation/:id',
+    auth: 'optional',
     document: 'query($id: ID!) { federatedResource(id: $id) { ...FederatedResourceFields } }',
     variables: (request) => ({ id: request.params.id }),
     data: withPublisherSlug,
