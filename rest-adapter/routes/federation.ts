@@ -9,10 +9,11 @@ const publisherSlug = (request: RestRequest) => stringQuery(request, 'publisher_
 
 const COUNTS = 'total byPublisher { publisher { id name slug } count } byResourceType { key count }';
 
-/** "Federation" of the specification. The literal /federation/history… paths come before /federation/:id. */
+/** "Federation" of the specification: reads are public. The literal /federation/history… paths come before /federation/:id. */
 export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history',
     auth: 'optional',
     document: 'query($input: FederationHistoryInput) { federationHistory(input: $input) { ...FederationHistoryEntryFields } }',
@@ -29,6 +30,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history/verify',
     auth: 'optional',
     document: `query($publisherSlug: String) { verifyFederationHistory(publisherSlug: $publisherSlug) {
@@ -38,6 +40,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history/stats',
     auth: 'optional',
     document: `query($publisherSlug: String, $resourceType: String) { federationHistoryStats(publisherSlug: $publisherSlug, resourceType: $resourceType) {
@@ -46,6 +49,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/stats',
     auth: 'optional',
     document: `query($publisherSlug: String) { federationStats(publisherSlug: $publisherSlug) { ${COUNTS} byStatus { key count } lastChangeAt } }`,
@@ -53,6 +57,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation',
     auth: 'optional',
     document: 'query($input: FederatedResourceListInput) { federatedResources(input: $input) { ...FederatedResourceFields } }',
@@ -70,6 +75,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/:id',
     auth: 'optional',
     document: 'query($id: ID!) { federatedResource(id: $id) { ...FederatedResourceFields } }',
