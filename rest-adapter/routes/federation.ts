@@ -15,7 +15,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation/history',
-    auth: 'optional',
     document: 'query($input: FederationHistoryInput) { federationHistory(input: $input) { ...FederationHistoryEntryFields } }',
     variables: (request) => ({
       input: {
@@ -32,7 +31,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation/history/verify',
-    auth: 'optional',
     document: `query($publisherSlug: String) { verifyFederationHistory(publisherSlug: $publisherSlug) {
       publisher { id name slug } intact entries lastSequence firstBrokenSequence } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request) }),
@@ -42,7 +40,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation/history/stats',
-    auth: 'optional',
     document: `query($publisherSlug: String, $resourceType: String) { federationHistoryStats(publisherSlug: $publisherSlug, resourceType: $resourceType) {
       ${COUNTS} byOperation { key count } lastChangeAt } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request), resourceType: stringQuery(request, 'resource_type') }),
@@ -51,7 +48,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation/stats',
-    auth: 'optional',
     document: `query($publisherSlug: String) { federationStats(publisherSlug: $publisherSlug) { ${COUNTS} byStatus { key count } lastChangeAt } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request) }),
   },
@@ -59,7 +55,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation',
-    auth: 'optional',
     document: 'query($input: FederatedResourceListInput) { federatedResources(input: $input) { ...FederatedResourceFields } }',
     variables: (request) => ({
       input: { publisherSlug: publisherSlug(request), resourceType: stringQuery(request, 'resource_type'), status: stringQuery(request, 'status'), ...pageQuery(request) },
@@ -77,7 +72,6 @@ export const federationRoutes: RestRoute[] = [
     method: 'GET',
     auth: 'optional',
     path: '/federation/:id',
-    auth: 'optional',
     document: 'query($id: ID!) { federatedResource(id: $id) { ...FederatedResourceFields } }',
     variables: (request) => ({ id: request.params.id }),
     data: withPublisherSlug,
