@@ -118,6 +118,7 @@ const envSchema = z.object({
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
   REFERRAL_BONUS_USD: z.string().default('1.00'),
+  DEV_CREDITS_USD: z.string().default('5.00'),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: urlSetting('STRIPE_API_URL', HTTP),
@@ -198,7 +199,8 @@ export interface Config {
   trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
-  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
+  /** developmentCredits: one grant a UTC day per account, outside production only. */
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; developmentCredits: bigint };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   /**
    * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
@@ -364,6 +366,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     wallet: {
       dailyClaim: configMoney(values.DAILY_CLAIM_USD, 'DAILY_CLAIM_USD'),
+      developmentCredits: configMoney(values.DEV_CREDITS_USD, 'DEV_CREDITS_USD'),
       signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
       paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
       referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sourcePathOf } from '../../../shared/project-root.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
 import { insertPublisher } from '../services/manage-publishers.js';
@@ -10,12 +10,8 @@ import type { PublisherInput } from '../types/inputs.js';
 /** Seeded publishers belong to the platform's own catalogue organization (not a sign-up account). */
 export const CATALOGUE_ORGANIZATION_ID = '00000000-0000-4000-8000-00000000ca7a';
 
-/** The data files live beside the sources (copied nowhere): resolve from the compiled file back to the repo. */
-function catalogueFolder(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const fromDist = here.split(`${path.sep}dist${path.sep}`);
-  return path.join(fromDist.length > 1 ? path.join(fromDist[0]!, fromDist[1]!) : here, 'catalogue');
-}
+/** The data files live beside the sources (copied nowhere). */
+const catalogueFolder = () => sourcePathOf(import.meta.url, 'catalogue');
 
 export function readCatalogue(folder = catalogueFolder()): PublisherInput[] {
   return readdirSync(folder)
