@@ -156,6 +156,21 @@ const envSchema = z.object({
       return urls;
     }),
   SEED_CATALOGUE: booleanFlag(true),
+  SEED_PUBLISHER_KEYS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const keys: Record<string, string> = {};
+      for (const [index, entry] of listOf(value).entries()) {
+        const [slug = '', key = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(slug) || !key) {
+          context.addIssue({ code: 'custom', message: `entry ${index + 1} is not <publisher slug>=<upstream API key>` });
+          continue;
+        }
+        keys[slug] = key;
+      }
+      return keys;
+    }),
   PROXY_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(600_000).default(30_000)),
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
@@ -209,6 +224,8 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** SEED_PUBLISHER_KEYS: upstream keys of catalogue publishers that need one (by slug); without its key a seed is not loaded. */
+  seedPublisherKeys: Record<string, string>;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -381,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subgraphUrls,
     seedCatalogue: values.SEED_CATALOGUE,
+    seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,

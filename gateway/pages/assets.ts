@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Request, Response, Router } from 'express';
 import { PAGES_CSS } from './styles.js';
 import { GRAPHIQL_START } from './graphiql-start.js';
@@ -11,9 +12,11 @@ interface Asset {
   body: () => Buffer | string;
 }
 
-const file = (specifier: string) => {
+/** A file of a package's, found at start (packages may not export their browser builds to Node). */
+const file = (packageName: string, relative: string) => {
+  const location = path.join(path.dirname(require.resolve(`${packageName}/package.json`)), relative);
   let content: Buffer | undefined;
-  return () => (content ??= readFileSync(require.resolve(specifier)));
+  return () => (content ??= readFileSync(location));
 };
 
 /**
@@ -23,10 +26,10 @@ const file = (specifier: string) => {
 const ASSETS: Record<string, Asset> = {
   'pages.css': { type: 'text/css', body: () => PAGES_CSS },
   'graphiql-start.js': { type: 'application/javascript', body: () => GRAPHIQL_START },
-  'react.js': { type: 'application/javascript', body: file('react/umd/react.production.min.js') },
-  'react-dom.js': { type: 'application/javascript', body: file('react-dom/umd/react-dom.production.min.js') },
-  'graphiql.js': { type: 'application/javascript', body: file('graphiql/graphiql.min.js') },
-  'graphiql.css': { type: 'text/css', body: file('graphiql/graphiql.min.css') },
+  'react.js': { type: 'application/javascript', body: file('react', 'umd/react.production.min.js') },
+  'react-dom.js': { type: 'application/javascript', body: file('react-dom', 'umd/react-dom.production.min.js') },
+  'graphiql.js': { type: 'application/javascript', body: file('graphiql', 'graphiql.min.js') },
+  'graphiql.css': { type: 'text/css', body: file('graphiql', 'graphiql.min.css') },
 };
 
 export function assetRoutes(router: Router): void {

@@ -10,9 +10,9 @@ export const GRAPHIQL_START = `
   root.render(React.createElement(GraphiQL, {
     fetcher: fetcher,
     defaultEditorToolbarTabs: 'headers',
-    defaultHeaders: '{\\n  "Authorization": "Bearer <your API key: POST /auth/agent>"\\n}',
     defaultQuery: '# Explore the schema with the Docs button (top left), then run with Ctrl-Enter.\\n' +
-      '# The catalogue needs no key:\\n' +
+      '# The catalogue needs no key. For your own data, put {"Authorization": "Bearer <API key>"}\\n' +
+      '# in the Headers tab below (a key: mutation { registerAgent(input: {}) { agent { apiKey } } }).\\n' +
       'query Publishers {\\n  publishers(input: { limit: 5 }) {\\n    slug\\n    name\\n    description\\n  }\\n}\\n',
     isHeadersEditorEnabled: true,
     shouldPersistHeaders: false,

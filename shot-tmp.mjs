@@ -1,0 +1,23 @@
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+const dir = mkdtempSync('/tmp/chr-');
+const ctx = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true,
+  args: ['--headless','--no-sandbox','--disable-gpu','--disable-quic','--no-first-run','--disable-background-networking','--disable-component-update','--disable-sync'] });
+const page = await ctx.newPage();
+const logs = [];
+page.on('console', (m) => logs.push(m.type() + ': ' + m.text()));
+page.on('pageerror', (e) => logs.push('pageerror: ' + e.message));
+page.on('requestfailed', (r) => logs.push('failed: ' + r.url()));
+await page.goto('http://127.0.0.1:4121/graphql');
+await page.waitForSelector('.graphiql-container', { timeout: 15000 });
+await page.waitForTimeout(1500);
+await page.screenshot({ path: '/tmp/graphiql.png' });
+await page.click('.graphiql-execute-button');
+await page.waitForTimeout(2000);
+await page.screenshot({ path: '/tmp/graphiql-run.png' });
+await page.goto('http://127.0.0.1:4121/docs');
+await page.screenshot({ path: '/tmp/docs.png' });
+await page.goto('http://127.0.0.1:4121/');
+await page.screenshot({ path: '/tmp/landing.png' });
+console.log(logs.join('\n'));
+await ctx.close();
