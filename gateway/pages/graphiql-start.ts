@@ -10,9 +10,10 @@ export const GRAPHIQL_START = `
   root.render(React.createElement(GraphiQL, {
     fetcher: fetcher,
     defaultEditorToolbarTabs: 'headers',
-    defaultQuery: '# Explore the schema with the Docs button (top left), then run with Ctrl-Enter.\\n' +
-      '# The catalogue needs no key. For your own data, put {"Authorization": "Bearer <API key>"}\\n' +
-      '# in the Headers tab below (a key: mutation { registerAgent(input: {}) { agent { apiKey } } }).\\n' +
+    defaultQuery: '# Docs: the book icon, top left. Run: Ctrl-Enter.\\n' +
+      '# The catalogue needs no key; your own data does.\\n' +
+      '# Headers tab below:\\n' +
+      '#   {"Authorization": "Bearer <API key>"}\\n' +
       'query Publishers {\\n  publishers(input: { limit: 5 }) {\\n    slug\\n    name\\n    description\\n  }\\n}\\n',
     isHeadersEditorEnabled: true,
     shouldPersistHeaders: false,

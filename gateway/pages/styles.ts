@@ -12,6 +12,7 @@ p.lead { color: var(--muted); font-size: 1.1rem; margin-top: 0; }
 code, pre { font: .88rem/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 pre { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; overflow-x: auto; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: .9rem; margin: 1.5rem 0; }
+a.card { text-decoration: none; color: inherit; } a.card:hover { border-color: var(--accent); } .card h3 { color: var(--accent); }
 .card { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1rem 1.1rem; }
 .card h3 { margin-top: 0; } .card p { margin: .25rem 0 0; color: var(--muted); font-size: .95rem; }
 .box { background: var(--card); border: 1px solid var(--line); border-radius: 10px; padding: 1.5rem; max-width: 30rem; }
