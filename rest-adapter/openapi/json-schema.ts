@@ -7,14 +7,13 @@ import {
   isNonNullType,
   isObjectType,
   isUnionType,
-  Kind,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLOutputType,
   type SelectionSetNode,
 } from 'graphql';
-import { snakeCase } from '../case.js';
+import { forEachSelectedField, snakeCase } from '../case.js';
 
 export type JsonSchema = Record<string, any>;
 
@@ -108,24 +107,13 @@ function requiredSelection(
   const required = new Set<string>();
   // A union's members are reached through inline fragments, which this walk merges as they are.
   const fields = isUnionType(named) ? {} : named.getFields();
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const name = selection.name.value;
-        if (name === '__typename') continue;
-        const field = (fields as Record<string, { type: GraphQLOutputType; description?: string | null }>)[name];
-        if (!field) continue;
-        const key = snakeCase(selection.alias?.value ?? name);
-        properties[key] = { ...selectionSchema(field.type, selection.selectionSet, fragments), ...(field.description ? { description: field.description } : {}) };
-        if (isNonNullType(field.type)) required.add(key);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet);
-      } else {
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(selectionSet);
+  forEachSelectedField(selectionSet, fragments, (selection) => {
+    const name = selection.name.value;
+    const field = (fields as Record<string, { type: GraphQLOutputType; description?: string | null }>)[name];
+    if (name === '__typename' || !field) return;
+    const key = snakeCase(selection.alias?.value ?? name);
+    properties[key] = { ...selectionSchema(field.type, selection.selectionSet, fragments), ...(field.description ? { description: field.description } : {}) };
+    if (isNonNullType(field.type)) required.add(key);
+  });
   return { type: 'object', properties, ...(required.size ? { required: [...required] } : {}) };
 }
