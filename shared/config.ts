@@ -178,6 +178,9 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  GRAPHQL_ONE_HOP: booleanFlag(true),
+  PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
 });
 
 /**
@@ -226,6 +229,12 @@ export interface Config {
   seedCatalogue: boolean;
   /** SEED_PUBLISHER_KEYS: upstream keys of catalogue publishers that need one (by slug); without its key a seed is not loaded. */
   seedPublisherKeys: Record<string, string>;
+  /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
+  graphqlOneHop: boolean;
+  /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
+  publicAnswerCacheSeconds: number;
+  /** Catalogue reads that reach the database (listing, search, suggestions), per caller address. */
+  catalogueReadsPerMinute: number;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -399,6 +408,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphUrls,
     seedCatalogue: values.SEED_CATALOGUE,
     seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
+    graphqlOneHop: values.GRAPHQL_ONE_HOP,
+    publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
+    catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
