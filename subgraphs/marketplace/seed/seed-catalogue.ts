@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sourcePathOf } from '../../../shared/project-root.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
+import { announcePublisherChange } from '../services/load-publisher-for-call.js';
 import { insertPublisher } from '../services/manage-publishers.js';
 import type { PublisherInput } from '../types/inputs.js';
 
@@ -63,12 +64,14 @@ function prepared(entry: CatalogueEntry, services: PlatformServices): PublisherI
 
 /**
  * Inserts every catalogue publisher whose slug is free and whose needs are met; returns the slugs
- * added. The ones still waiting are logged with what they need. One seeder at a time.
+ * added. The ones still waiting are logged with what they need. One seeder at a time. Added ones
+ * are announced as any new publisher is, so cached catalogue pages (here and in running platforms)
+ * show them at once.
  */
 export async function seedCatalogue(services: PlatformServices, options: { onlyWhenEmpty?: boolean } = {}): Promise<string[]> {
   const em = services.orm.em.fork() as EntityManager;
   const entries = readCatalogueEntries();
-  return em.transactional(async (tx) => {
+  const added = await em.transactional(async (tx) => {
     await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('market_seed_catalogue'))", [], 'all', tx.getTransactionContext());
     const absent: CatalogueEntry[] = [];
     for (const entry of entries) if (!(await tx.count(Publisher, { slug: entry.input.slug! }))) absent.push(entry);
@@ -86,4 +89,6 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
     }
     return added;
   });
+  if (added.length > 0) await announcePublisherChange(services, em, ...added);
+  return added;
 }
