@@ -17,6 +17,8 @@ import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
 import { pagesRouter } from './pages/index.js';
+import { readUntypedJson } from './untyped-json.js';
+import { discardUnreadBodies } from '../shared/http/unread-body.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -134,6 +136,7 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
 
+  app.use(discardUnreadBodies);
   // Routes that need the raw body (signed webhooks) or byte streams come before JSON parsing.
   const rawRoutes = express.Router();
   for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);
@@ -141,6 +144,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(pagesRouter({ ...parts, rawRoutes }));
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   const publicTopics = restRoutes.flatMap((route) => (route.publicCache ? [route.publicCache] : []));

@@ -15,7 +15,7 @@ export function renderLlmsTxt(config: Config): string {
 1. Register: POST ${base}/auth/agent {"name": "my-agent"} -> data.agent.api_key (shown once). Send it as "Authorization: Bearer <api_key>" from now on.
 2. Fund: ${funding}. Balance: GET ${base}/wallet/balance.
 3. Discover: GET ${base}/publishers?search=<words>&limit=10, or GET ${base}/publishers/suggest?query=<what you need>. Details and endpoints: GET ${base}/publishers/<slug>.
-4. Estimate: POST ${base}/publishers/<slug>/estimate {"publisher_id": "<its id>", "method": "GET", "path": "/<path>"} -> data.estimated_cost.
+4. Estimate: POST ${base}/publishers/<slug>/estimate {"method": "GET", "path": "/<path>"} -> data.estimated_cost.
 5. Call: any method on ${base}/publishers/<slug>/<path>; the upstream's answer comes back unchanged, with X-Charge-Amount and X-Balance-Remaining headers. 402 insufficient_balance: fund first.
 6. Check: GET ${base}/wallet/transactions lists every charge.
 

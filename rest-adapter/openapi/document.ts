@@ -51,6 +51,8 @@ function restOperation(route: RestRoute, source: OpenApiSource, components: Reco
   const operation: JsonSchema = {
     operationId,
     tags: [tagOf(route.path)],
+    // The row's own rule: a credential unless it says `optional` (then anonymous callers are answered too).
+    security: route.auth === 'optional' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }],
     summary: field?.description ?? `${route.method} ${route.path}`,
     description: `Runs the GraphQL ${prepared.operation.operation} \`${field?.name}\` (also at /graphql).`,
     parameters: [

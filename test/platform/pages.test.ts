@@ -150,6 +150,8 @@ describe('GET /openapi.json', () => {
     expect(document.paths['/auth/signup'].post.requestBody).toMatchObject({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/SignupInput' } } } });
     expect(document.components.schemas.SignupInput.required).toEqual(expect.arrayContaining(['email', 'password']));
     expect(document.paths['/publishers/suggest'].get.responses['200'].content['application/json'].schema.properties.data.items.properties).toHaveProperty('match_reason');
+    expect(document.paths['/wallet/dev-credits'].post.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.paths['/auth/signup'].post.security).toEqual([{}, { bearerAuth: [] }]);
     expect(document.paths['/wallet/dev-credits'].post.responses.default.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
   });
 
