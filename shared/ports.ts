@@ -46,6 +46,8 @@ export interface PlatformPorts {
    * about to expire, for a publisher that passes the user's own token upstream.
    */
   userOAuthToken?(em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken>;
+  /** Accounts: the organizations the user is a member of, oldest membership first. */
+  organizationIdsOf?(em: EntityManager, userId: string): Promise<string[]>;
 }
 
 export type UserOAuthToken =
