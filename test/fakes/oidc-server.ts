@@ -44,7 +44,7 @@ export async function startOidcServer(options: { redirectUris: string[] }): Prom
       },
     ],
     cookies: { keys: ['oidc-test-cookie-key-0123456789'] },
-    features: { devInteractions: { enabled: true }, revocation: { enabled: true } },
+    features: { devInteractions: { enabled: true }, revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: any, token: any) => token.clientId === client.clientId } },
     pkce: { required: () => true },
     rotateRefreshToken: true,
     issueRefreshToken: async (_ctx: unknown, client: any) => client.grantTypeAllowed('refresh_token'),

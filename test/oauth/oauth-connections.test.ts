@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SecretBox } from '../../shared/secret-box.js';
@@ -20,6 +21,10 @@ beforeAll(async () => {
   oidc = await startOidcServer({ redirectUris: ['http://app.test/oauth/ident/callback'] });
   upstream = await startFakeUpstream();
   env = {
+    // Shared by the second platform process of the race: the same secrets, as replicas have.
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    INTERNAL_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
     PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
     OAUTH_PROVIDERS: JSON.stringify([
       { slug: 'ident', name: 'Ident', issuer: oidc.issuer, client_id: oidc.clientId, client_secret: oidc.clientSecret, scopes: ['openid'] },
@@ -127,5 +132,229 @@ describe('authorization', () => {
     expect(JSON.stringify(connections)).not.toContain(accessToken);
     const providers = (await t.api.get('/oauth/providers', { token: user.accessToken })).body.data;
     expect(providers.find((p: any) => p.slug === 'ident').connected).toBe(true);
+  });
+});
+
+/** A publisher on the local upstream acting on the caller's own Ident account. */
+async function userOAuthPublisher(overrides: Record<string, unknown> = {}) {
+  const owner = await signUpVerified(t);
+  return createPublisher(t, owner.accessToken, {
+    api_url: upstream.url,
+    api_key_header: null,
+    upstream_api_key: null,
+    requires_user_oauth: true,
+    oauth_provider_id: identProviderId,
+    endpoints: [{ method: 'GET', path: '/echo/{thing}', description: 'Echo' }],
+    pricing: [{ pricing_model: 'per_request', price_per_call: '0.01' }],
+    ...overrides,
+  });
+}
+
+const balanceOf = async (token: string) => (await t.api.get('/wallet/balance', { token })).body.data.balance as string;
+const sealedTokens = async (connectionId: string) =>
+  (await em().execute('select access_token_sealed, refresh_token_sealed, status from oauth_connection where id = ?', [connectionId]))[0];
+const accessTokenOf = async (connectionId: string) => box().decrypt((await sealedTokens(connectionId)).access_token_sealed);
+const refreshTokenOf = async (connectionId: string) => box().decrypt((await sealedTokens(connectionId)).refresh_token_sealed);
+const expireToken = (connectionId: string, inSeconds = -5) =>
+  em().execute(`update oauth_connection set expires_at = now() + make_interval(secs => ?) where id = ?`, [inSeconds, connectionId]);
+/** The Authorization header the upstream received on its last request for `path`. */
+const lastUpstreamRequest = (path: string) => [...upstream.requests].reverse().find((request) => request.path === path)!;
+
+describe('the paid proxy passes the user’s own token', () => {
+  it('sends the default connection’s token as Bearer to the upstream, which the provider honours, and never shows it in the answer’s headers', async () => {
+    const user = await fundedUser();
+    const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'bob');
+    const pub = await userOAuthPublisher();
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/mail`, { token: user.accessToken });
+    expect(response.status).toBe(200);
+    const token = await accessTokenOf(connectionId!);
+    expect(lastUpstreamRequest('/echo/mail').headers.authorization).toBe(`Bearer ${token}`);
+    expect(await oidc.userinfo(token)).toMatchObject({ sub: 'bob' });
+    expect([...response.headers].some(([, value]) => value.includes(token))).toBe(false);
+    expect(response.headers.get('x-charge-amount')).toBeTruthy();
+  });
+
+  it('puts the token in api_key_header when the publisher names one', async () => {
+    const user = await fundedUser();
+    const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'carol');
+    const pub = await userOAuthPublisher({ api_key_header: 'X-User-Token' });
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/header`, { token: user.accessToken })).status).toBe(200);
+    const received = lastUpstreamRequest('/echo/header').headers;
+    expect(received['x-user-token']).toBe(await accessTokenOf(connectionId!));
+    expect(received.authorization).toBeUndefined();
+  });
+
+  it('without a connection: 400 oauth_connection_required naming the provider and where to authorize, nothing charged', async () => {
+    const user = await fundedUser();
+    const pub = await userOAuthPublisher();
+    const before = await balanceOf(user.accessToken);
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/none`, { token: user.accessToken });
+    expect([response.status, response.body.error.code]).toEqual([400, 'oauth_connection_required']);
+    expect(response.body.error.message).toContain('ident');
+    expect(response.body.error.message).toContain(`/oauth/providers/${identProviderId}/authorize`);
+    expect(await balanceOf(user.accessToken)).toBe(before);
+    expect(upstream.requests.some((request) => request.path === '/echo/none')).toBe(false);
+  });
+});
+
+describe('refresh', () => {
+  it('refreshes a token expiring within a minute before use, storing the rotated refresh token', async () => {
+    const user = await fundedUser();
+    const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'dave');
+    const pub = await userOAuthPublisher();
+    const [oldAccess, oldRefresh] = [await accessTokenOf(connectionId!), await refreshTokenOf(connectionId!)];
+    await expireToken(connectionId!, 30);
+    const refreshes = oidc.grants.refresh_token;
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/refreshed`, { token: user.accessToken })).status).toBe(200);
+    expect(oidc.grants.refresh_token).toBe(refreshes + 1);
+    const sent = lastUpstreamRequest('/echo/refreshed').headers.authorization;
+    expect(sent).toBe(`Bearer ${await accessTokenOf(connectionId!)}`);
+    expect(sent).not.toBe(`Bearer ${oldAccess}`);
+    expect(await refreshTokenOf(connectionId!)).not.toBe(oldRefresh);
+    const [connection] = (await t.api.get('/oauth/connections', { token: user.accessToken })).body.data;
+    expect(Date.parse(connection.expires_at)).toBeGreaterThan(Date.now() + 60_000);
+  });
+
+  it('two platform processes refreshing one connection at once refresh it once and both send the fresh token', async () => {
+    const second = await startTestPlatform(env, { database: t.database });
+    try {
+      const user = await fundedUser();
+      const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'erin');
+      const pub = await userOAuthPublisher();
+      await expireToken(connectionId!);
+      const [refreshes, refusals] = [oidc.grants.refresh_token, oidc.grants.refused];
+      const answers = await Promise.all(
+        [t, second, t, second].map((platform, index) => platform.api.get(`/publishers/${pub.slug}/echo/race-${index}`, { token: user.accessToken })),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      // A second refresh with the rotated token would have been taken for theft, and the grant revoked.
+      expect([oidc.grants.refresh_token, oidc.grants.refused]).toEqual([refreshes + 1, refusals]);
+      const fresh = `Bearer ${await accessTokenOf(connectionId!)}`;
+      expect([0, 1, 2, 3].map((index) => lastUpstreamRequest(`/echo/race-${index}`).headers.authorization)).toEqual([fresh, fresh, fresh, fresh]);
+      expect((await sealedTokens(connectionId!)).status).toBe('active');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a refresh the provider refuses marks the connection needs_reauthorization: 401 oauth_reauthorization_required, nothing charged; linking again repairs it', async () => {
+    const user = await fundedUser();
+    const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'frank');
+    const pub = await userOAuthPublisher();
+    await em().execute('update oauth_connection set refresh_token_sealed = ? where id = ?', [box().encrypt('a-refresh-token-the-provider-never-issued'), connectionId]);
+    await expireToken(connectionId!);
+    const before = await balanceOf(user.accessToken);
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/refused`, { token: user.accessToken });
+    expect([response.status, response.body.error.code]).toEqual([401, 'oauth_reauthorization_required']);
+    expect(response.body.error.message).toContain(`/oauth/providers/${identProviderId}/authorize`);
+    expect(await balanceOf(user.accessToken)).toBe(before);
+    expect((await t.api.get('/oauth/connections', { token: user.accessToken })).body.data[0].status).toBe('needs_reauthorization');
+    // Still refused without asking the provider again.
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/refused`, { token: user.accessToken })).status).toBe(401);
+    const again = await linkAccount(t, user.accessToken, 'ident', 'frank');
+    expect(again.connectionId).toBe(connectionId);
+    expect((await t.api.get(`/publishers/${pub.slug}/echo/repaired`, { token: user.accessToken })).status).toBe(200);
+  });
+});
+
+describe('connections', () => {
+  it('deleting a connection revokes its grant at the provider, then forgets it', async () => {
+    const user = await signUpVerified(t);
+    const { connectionId } = await linkAccount(t, user.accessToken, 'ident', 'grace');
+    const token = await accessTokenOf(connectionId!);
+    expect(await oidc.userinfo(token)).not.toBeNull();
+    const response = await t.api.delete(`/oauth/connections/${connectionId}`, { token: user.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ connection_id: connectionId, revoked: true, revoked_at_provider: true });
+    expect(await oidc.userinfo(token)).toBeNull();
+    expect((await t.api.get('/oauth/connections', { token: user.accessToken })).body.data).toEqual([]);
+    expect((await t.api.delete(`/oauth/connections/${connectionId}`, { token: user.accessToken })).status).toBe(404);
+  });
+
+  it('exactly one connection per provider is the default; the default is what publishers receive', async () => {
+    const user = await fundedUser();
+    const personal = await linkAccount(t, user.accessToken, 'ident', 'heidi');
+    const work = await linkAccount(t, user.accessToken, 'ident', 'heidi-work');
+    const listed = async () => (await t.api.get('/oauth/connections', { token: user.accessToken })).body.data;
+    expect(Object.fromEntries((await listed()).map((c: any) => [c.account_id, c.is_default]))).toEqual({ heidi: true, 'heidi-work': false });
+    const response = await t.api.request('PUT', `/oauth/connections/${work.connectionId}/default`, undefined, { token: user.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ id: work.connectionId, is_default: true, account_id: 'heidi-work' });
+    expect(Object.fromEntries((await listed()).map((c: any) => [c.account_id, c.is_default]))).toEqual({ heidi: false, 'heidi-work': true });
+    const pub = await userOAuthPublisher();
+    await t.api.get(`/publishers/${pub.slug}/echo/default`, { token: user.accessToken });
+    expect(lastUpstreamRequest('/echo/default').headers.authorization).toBe(`Bearer ${await accessTokenOf(work.connectionId!)}`);
+    // Deleting the default hands the role to the remaining connection.
+    await t.api.delete(`/oauth/connections/${work.connectionId}`, { token: user.accessToken });
+    expect((await listed()).map((c: any) => [c.id, c.is_default])).toEqual([[personal.connectionId, true]]);
+  });
+
+  it('another user’s connection ids are 404, as are ids that are not uuids, through REST and GraphQL', async () => {
+    const owner = await signUpVerified(t);
+    const { connectionId } = await linkAccount(t, owner.accessToken, 'ident', 'ivan');
+    const stranger = await signUpVerified(t);
+    for (const id of [connectionId, crypto.randomUUID(), 'not-a-uuid']) {
+      const deleted = await t.api.delete(`/oauth/connections/${id}`, { token: stranger.accessToken });
+      const defaulted = await t.api.request('PUT', `/oauth/connections/${id}/default`, undefined, { token: stranger.accessToken });
+      expect([deleted.status, deleted.body.error.code, defaulted.status, defaulted.body.error.code]).toEqual([404, 'oauth_connection_not_found', 404, 'oauth_connection_not_found']);
+    }
+    const viaGraphql = await t.api.graphql('mutation($id: ID!) { deleteOAuthConnection(connectionId: $id) { revoked } }', { id: connectionId }, { token: stranger.accessToken });
+    expect(viaGraphql.body.errors?.[0].extensions).toMatchObject({ code: 'oauth_connection_not_found', status: 404 });
+    expect((await t.api.get('/oauth/connections', { token: stranger.accessToken })).body.data).toEqual([]);
+    expect((await t.api.get('/oauth/connections', { token: owner.accessToken })).body.data).toHaveLength(1);
+  });
+});
+
+describe('state', () => {
+  /** An authorization begun by `user`, consented at the provider: the callback it would be sent to. */
+  async function consentedCallback(user: SignedInUser, login: string): Promise<URL> {
+    const start = await authorize('ident', 'https://app.example.com/linked', user.accessToken);
+    return consentAtProvider(start.headers.get('location')!, login);
+  }
+  const callbackAt = (url: URL) => t.api.get(`${url.pathname}${url.search}`);
+
+  it('a forged or missing state is 400 and redirects nowhere', async () => {
+    const user = await signUpVerified(t);
+    const callback = await consentedCallback(user, 'judy');
+    const forged = new URL(callback);
+    forged.searchParams.set('state', 'x'.repeat(43));
+    for (const url of [forged, new URL(`${callback.origin}${callback.pathname}?code=${callback.searchParams.get('code')}`)]) {
+      const response = await callbackAt(url);
+      expect([response.status, response.body.error.code, response.headers.get('location')]).toEqual([400, 'invalid_state', null]);
+    }
+    expect((await t.api.get('/oauth/ident/callback?state=abc')).status).toBe(400);
+  });
+
+  it('a state is single-use: the replayed callback is 400', async () => {
+    const user = await signUpVerified(t);
+    const { callback, landing } = await linkAccount(t, user.accessToken, 'ident', 'ken');
+    expect(landing.searchParams.get('status')).toBe('success');
+    const replay = await callbackAt(callback);
+    expect([replay.status, replay.body.error.code, replay.headers.get('location')]).toEqual([400, 'invalid_state', null]);
+  });
+
+  it('a state older than 10 minutes is 400', async () => {
+    const user = await signUpVerified(t);
+    const callback = await consentedCallback(user, 'leo');
+    await em().execute(`update oauth_authorization_state set expires_at = now() - interval '1 second' where user_id = ? and used_at is null`, [user.id]);
+    const response = await callbackAt(callback);
+    expect([response.status, response.body.error.code]).toEqual([400, 'invalid_state']);
+    expect((await t.api.get('/oauth/connections', { token: user.accessToken })).body.data).toEqual([]);
+  });
+
+  it('a state made for one provider is refused at another’s callback', async () => {
+    const user = await signUpVerified(t);
+    const callback = await consentedCallback(user, 'mia');
+    const response = await t.api.get(`/oauth/offline/callback${callback.search}`);
+    expect([response.status, response.body.error.code]).toEqual([400, 'invalid_state']);
+  });
+
+  it('the user declining at the provider is sent back to the bound redirect with status=error', async () => {
+    const user = await signUpVerified(t);
+    const start = await authorize('ident', 'https://dash.example.com/oauth/done', user.accessToken);
+    const state = new URL(start.headers.get('location')!).searchParams.get('state')!;
+    const response = await t.api.get(`/oauth/providers/${identProviderId}/callback?error=access_denied&state=${state}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('https://dash.example.com/oauth/done?status=error&error=access_denied');
   });
 });
