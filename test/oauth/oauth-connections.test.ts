@@ -358,3 +358,90 @@ describe('state', () => {
     expect(response.headers.get('location')).toBe('https://dash.example.com/oauth/done?status=error&error=access_denied');
   });
 });
+
+describe('through GraphQL', () => {
+  it('starts an authorization, lists, defaults and deletes connections with the same rules', async () => {
+    const user = await signUpVerified(t);
+    const gql = (query: string, variables?: Record<string, unknown>) => t.api.graphql(query, variables, { token: user.accessToken });
+    const started = await gql('mutation($input: StartOAuthAuthorizationInput!) { startOAuthAuthorization(input: $input) { authorizationUrl expiresAt } }', {
+      input: { providerId: identProviderId, redirectUri: 'https://app.example.com/from-graphql' },
+    });
+    const { authorizationUrl, expiresAt } = started.body.data!.startOAuthAuthorization;
+    expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    const callback = await consentAtProvider(authorizationUrl, 'nina');
+    const finished = await t.api.get(`${callback.pathname}${callback.search}`);
+    expect(finished.headers.get('location')).toMatch(/^https:\/\/app\.example\.com\/from-graphql\?status=success&connection_id=/);
+    const listed = await gql('{ oauthConnections { id accountId isDefault status providerSlug } oauthProviders { slug connected } }');
+    const [connection] = listed.body.data!.oauthConnections;
+    expect(connection).toMatchObject({ accountId: 'nina', isDefault: true, status: 'active', providerSlug: 'ident' });
+    expect(listed.body.data!.oauthProviders.find((p: any) => p.slug === 'ident').connected).toBe(true);
+    const defaulted = await gql('mutation($id: ID!) { setDefaultOAuthConnection(connectionId: $id) { id isDefault } }', { id: connection.id });
+    expect(defaulted.body.data!.setDefaultOAuthConnection).toEqual({ id: connection.id, isDefault: true });
+    const refused = await gql('mutation($input: StartOAuthAuthorizationInput!) { startOAuthAuthorization(input: $input) { authorizationUrl } }', {
+      input: { provider: 'ident', redirectUri: 'https://app.example.com.evil.net/' },
+    });
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_redirect_uri', status: 400 });
+    const deleted = await gql('mutation($id: ID!) { deleteOAuthConnection(connectionId: $id) { connectionId revoked revokedAtProvider } }', { id: connection.id });
+    expect(deleted.body.data!.deleteOAuthConnection).toEqual({ connectionId: connection.id, revoked: true, revokedAtProvider: true });
+  });
+});
+
+describe('organization providers', () => {
+  const providerFields = 'id slug name scopes organizationId isActive callbackUrl clientId';
+  const create = (token: string, input: Record<string, unknown>) =>
+    t.api.graphql(`mutation($input: OAuthProviderInput!) { createOAuthProvider(input: $input) { ${providerFields} } }`, { input }, { token });
+  const orgProvider = (slug: string) => ({ slug, name: 'Team Ident', issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: 'team-secret-value', scopes: ['openid'] });
+
+  it('owners create, change and disable their organization’s providers; the secret is sealed and never returned', async () => {
+    const owner = await signUpVerified(t);
+    const created = await create(owner.accessToken, orgProvider('team-ident'));
+    const provider = created.body.data!.createOAuthProvider;
+    expect(provider).toMatchObject({ slug: 'team-ident', organizationId: owner.organizationId, isActive: true, callbackUrl: 'http://app.test/oauth/team-ident/callback' });
+    expect(JSON.stringify(created.body)).not.toContain('team-secret-value');
+    const [row] = await em().execute('select client_secret_sealed from oauth_provider where id = ?', [provider.id]);
+    expect(box().decrypt(row.client_secret_sealed)).toBe('team-secret-value');
+    const listed = (await t.api.get('/oauth/providers', { token: owner.accessToken })).body.data;
+    expect(listed.map((p: any) => p.slug)).toEqual(expect.arrayContaining(['ident', 'team-ident']));
+    expect((await authorize('team-ident', 'https://app.example.com/x', owner.accessToken)).status).toBe(302);
+
+    const changed = await t.api.graphql(
+      `mutation($id: ID!, $input: OAuthProviderUpdateInput!) { updateOAuthProvider(providerId: $id, input: $input) { ${providerFields} } }`,
+      { id: provider.id, input: { name: 'Team Ident (renamed)', scopes: ['openid', 'offline_access'] } },
+      { token: owner.accessToken },
+    );
+    expect(changed.body.data!.updateOAuthProvider).toMatchObject({ name: 'Team Ident (renamed)', scopes: ['openid', 'offline_access'] });
+    const [unchanged] = await em().execute('select client_secret_sealed from oauth_provider where id = ?', [provider.id]);
+    expect(box().decrypt(unchanged.client_secret_sealed)).toBe('team-secret-value');
+
+    const disabled = await t.api.graphql('mutation($id: ID!) { disableOAuthProvider(providerId: $id) { isActive } }', { id: provider.id }, { token: owner.accessToken });
+    expect(disabled.body.data!.disableOAuthProvider.isActive).toBe(false);
+    expect((await t.api.get('/oauth/providers', { token: owner.accessToken })).body.data.map((p: any) => p.slug)).not.toContain('team-ident');
+    expect((await authorize('team-ident', 'https://app.example.com/x', owner.accessToken)).status).toBe(404);
+  });
+
+  it('another organization’s provider is invisible (404) to outsiders, who cannot change it either', async () => {
+    const owner = await signUpVerified(t);
+    const provider = (await create(owner.accessToken, orgProvider('private-ident'))).body.data!.createOAuthProvider;
+    const outsider = await signUpVerified(t);
+    expect((await t.api.get('/oauth/providers', { token: outsider.accessToken })).body.data.map((p: any) => p.slug)).not.toContain('private-ident');
+    expect((await t.api.get(`/oauth/providers/${provider.id}/authorize?redirect_uri=https://app.example.com/`, { token: outsider.accessToken })).status).toBe(404);
+    expect((await authorize('private-ident', 'https://app.example.com/x', outsider.accessToken)).status).toBe(404);
+    const changed = await t.api.graphql('mutation($id: ID!) { disableOAuthProvider(providerId: $id) { isActive } }', { id: provider.id }, { token: outsider.accessToken });
+    expect(changed.body.errors?.[0].extensions).toMatchObject({ code: 'oauth_provider_not_found', status: 404 });
+    const intoTheirs = await create(outsider.accessToken, { ...orgProvider('sneaky'), organizationId: owner.organizationId });
+    expect(intoTheirs.body.errors?.[0].extensions).toMatchObject({ status: 404 });
+    const global = await t.api.graphql('mutation($id: ID!) { disableOAuthProvider(providerId: $id) { isActive } }', { id: identProviderId }, { token: owner.accessToken });
+    expect(global.body.errors?.[0].extensions).toMatchObject({ code: 'oauth_provider_not_found', status: 404 });
+  });
+
+  it('refuses settings that could not work (400 invalid_oauth_provider) and a slug the organization uses already (409)', async () => {
+    const owner = await signUpVerified(t);
+    const noEndpoints = await create(owner.accessToken, { ...orgProvider('broken'), issuer: null });
+    expect(noEndpoints.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_oauth_provider', status: 400 });
+    const badUrl = await create(owner.accessToken, { ...orgProvider('broken'), issuer: 'file:///etc/passwd' });
+    expect(badUrl.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_oauth_provider', status: 400 });
+    expect(JSON.stringify(badUrl.body)).not.toContain('team-secret-value');
+    expect((await create(owner.accessToken, orgProvider('twice'))).body.data).toBeTruthy();
+    expect((await create(owner.accessToken, orgProvider('twice'))).body.errors?.[0].extensions).toMatchObject({ code: 'oauth_provider_slug_taken', status: 409 });
+  });
+});
