@@ -349,6 +349,17 @@ describe('state', () => {
     expect([response.status, response.body.error.code]).toEqual([400, 'invalid_state']);
   });
 
+  it('a code claiming another issuer (RFC 9207) is not exchanged: the user is sent back with error=issuer_mismatch', async () => {
+    const user = await signUpVerified(t);
+    const callback = await consentedCallback(user, 'olga');
+    expect(callback.searchParams.get('iss')).toBe(oidc.issuer);
+    callback.searchParams.set('iss', 'https://attacker.example');
+    const codes = oidc.grants.authorization_code;
+    const response = await callbackAt(callback);
+    expect(response.headers.get('location')).toBe('https://app.example.com/linked?status=error&error=issuer_mismatch');
+    expect(oidc.grants.authorization_code).toBe(codes);
+  });
+
   it('the user declining at the provider is sent back to the bound redirect with status=error', async () => {
     const user = await signUpVerified(t);
     const start = await authorize('ident', 'https://dash.example.com/oauth/done', user.accessToken);
@@ -432,6 +443,26 @@ describe('organization providers', () => {
     expect(intoTheirs.body.errors?.[0].extensions).toMatchObject({ status: 404 });
     const global = await t.api.graphql('mutation($id: ID!) { disableOAuthProvider(providerId: $id) { isActive } }', { id: identProviderId }, { token: owner.accessToken });
     expect(global.body.errors?.[0].extensions).toMatchObject({ code: 'oauth_provider_not_found', status: 404 });
+  });
+
+  it('members of the organization see and connect to its providers; only owners and admins manage them (403)', async () => {
+    const owner = await signUpVerified(t);
+    const provider = (await create(owner.accessToken, orgProvider('shared-ident'))).body.data!.createOAuthProvider;
+    const member = await signUpVerified(t);
+    const invited = await t.api.graphql(
+      'mutation($input: InviteMemberInput!) { inviteToOrganization(input: $input) { id } }',
+      { input: { organizationId: owner.organizationId, email: member.email } },
+      { token: owner.accessToken },
+    );
+    expect(invited.body.errors).toBeUndefined();
+    const token = await t.mailbox.waitForToken(member.email, 'accept-invite');
+    expect((await t.api.post('/auth/accept-invite', { token }, { token: member.accessToken })).status).toBe(200);
+    // The member's current organization is still their own: the provider comes with the membership.
+    const listed = (await t.api.get('/oauth/providers', { token: member.accessToken })).body.data;
+    expect(listed.find((p: any) => p.slug === 'shared-ident')).toMatchObject({ id: provider.id, organization_id: owner.organizationId });
+    expect((await authorize('shared-ident', 'https://app.example.com/x', member.accessToken)).status).toBe(302);
+    const disabled = await t.api.graphql('mutation($id: ID!) { disableOAuthProvider(providerId: $id) { isActive } }', { id: provider.id }, { token: member.accessToken });
+    expect(disabled.body.errors?.[0].extensions).toMatchObject({ code: 'organization_admin_required', status: 403 });
   });
 
   it('refuses settings that could not work (400 invalid_oauth_provider) and a slug the organization uses already (409)', async () => {

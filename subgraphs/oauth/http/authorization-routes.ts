@@ -30,6 +30,7 @@ export function authorizationRoutes(router: Router, services: PlatformServices):
       code: single(req.query.code),
       state: single(req.query.state),
       error: single(req.query.error),
+      iss: single(req.query.iss),
     });
     res.redirect(302, location);
   };

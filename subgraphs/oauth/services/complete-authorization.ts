@@ -18,6 +18,8 @@ export interface CallbackQuery {
   state?: unknown;
   /** The provider's refusal (the user declined), RFC 6749 §4.1.2.1. */
   error?: unknown;
+  /** The issuer the answer claims to come from (RFC 9207), when the provider sends it. */
+  iss?: unknown;
 }
 
 const invalidState = (why: string) => badRequest('invalid_state', `The state ${why}; start the authorization again`);
@@ -61,6 +63,8 @@ export async function completeAuthorization(services: PlatformServices, em: Enti
   if (hasError) return failed(PROVIDER_ERROR.test(query.error as string) ? (query.error as string) : 'authorization_failed');
   try {
     const endpoints = await endpointsOf(services, provider);
+    // A code another issuer handed out (a mix-up attack) is never sent to this provider's token endpoint.
+    if (query.iss !== undefined && endpoints.issuer !== null && query.iss !== endpoints.issuer) return failed('issuer_mismatch');
     const tokens = await requestTokens(services, provider, endpoints, {
       grant_type: 'authorization_code',
       code: query.code as string,
