@@ -45,7 +45,7 @@ const secretUnreadable = () => new AppError(500, 'secret_unreadable', 'A stored 
 
 const boxes = new Map<string, SecretBox>();
 
-/** The platform's box for secrets at rest (SECRETS_KEY), made once per key. */
+/** The platform's box for secrets it must read back (SECRETS_KEY), one per key. */
 export function secretBoxOf(services: { config: { secrets: { SECRETS_KEY: string } } }): SecretBox {
   const key = services.config.secrets.SECRETS_KEY;
   let box = boxes.get(key);

@@ -1,2 +1,2 @@
-/** The platform's box for upstream secrets (SECRETS_KEY) lives in shared/, where the OAuth tokens use it too. */
+/** The platform's box for upstream secrets (SECRETS_KEY). */
 export { secretBoxOf } from '../../../shared/secret-box.js';
