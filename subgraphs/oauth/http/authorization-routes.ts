@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { completeAuthorization } from '../services/complete-authorization.js';
+import { enforceOAuthLimit } from '../services/rate-limits.js';
 import { startAuthorization } from '../services/start-authorization.js';
 
 type ProviderReference = { id?: string; slug?: string };
@@ -25,6 +26,7 @@ export function authorizationRoutes(router: Router, services: PlatformServices):
   };
   const callback = (reference: (req: Request) => ProviderReference) => async (req: Request, res: Response) => {
     const context = res.locals.context as RequestContext;
+    await enforceOAuthLimit(services, 'callbackPerAddress', context.ip);
     const location = await completeAuthorization(services, context.em, {
       provider: reference(req),
       code: single(req.query.code),

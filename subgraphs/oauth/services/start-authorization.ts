@@ -7,6 +7,7 @@ import { OAuthAuthorizationState } from '../entities/authorization-state.js';
 import type { OAuthProvider } from '../entities/provider.js';
 import { findVisibleProvider } from './find-provider.js';
 import { endpointsOf } from './provider-endpoints.js';
+import { enforceOAuthLimit } from './rate-limits.js';
 import { checkedRedirect } from './redirects.js';
 
 export const STATE_TTL_MS = 10 * 60 * 1000;
@@ -30,8 +31,9 @@ export async function startAuthorization(
   redirectUri: unknown,
 ): Promise<AuthorizationStart> {
   const identity = requireIdentity(context);
-  const provider = await findVisibleProvider(context, reference);
   const { services } = context;
+  await enforceOAuthLimit(services, 'authorizePerUser', identity.userId);
+  const provider = await findVisibleProvider(context, reference);
   const redirect = checkedRedirect(services.config, redirectUri);
   const endpoints = await endpointsOf(services, provider);
   const state = randomToken(32);
