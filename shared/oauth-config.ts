@@ -17,6 +17,7 @@ export interface ConfiguredOAuthProvider {
 export const OAUTH_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const httpUrl = z
   .string()
+  .max(2000)
   .url()
   .refine((value) => /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL');
 const optionalUrl = httpUrl.nullish().transform((value) => value ?? null);

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../shared/logger.js';
 import { SecretBox } from '../../shared/secret-box.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 import { startOidcServer, type OidcServer } from '../fakes/oidc-server.js';
@@ -16,6 +19,9 @@ let oidc: OidcServer;
 let upstream: FakeUpstream;
 let env: Record<string, string>;
 let identProviderId: string;
+/** Everything the platform logged, at every level, and the secrets seen during the tests: none may be in it. */
+const logged: string[] = [];
+const secretsSeen = new Set<string>();
 
 beforeAll(async () => {
   oidc = await startOidcServer({ redirectUris: ['http://app.test/oauth/ident/callback'] });
@@ -33,7 +39,8 @@ beforeAll(async () => {
     ]),
     OAUTH_ALLOWED_REDIRECTS: 'https://app.example.com, https://dash.example.com/oauth/done',
   };
-  t = await startTestPlatform(env);
+  const sink = new Writable({ write: (chunk, _encoding, done) => void (logged.push(String(chunk)), done()) });
+  t = await startTestPlatform(env, { log: pino({ level: 'trace' }, sink) as unknown as Logger });
   const owner = await signUpVerified(t);
   const providers = (await t.api.get('/oauth/providers', { token: owner.accessToken })).body.data;
   identProviderId = providers.find((p: any) => p.slug === 'ident').id;
@@ -114,6 +121,7 @@ describe('authorization', () => {
   it('links an account: consent at the provider, callback, a stored connection (tokens encrypted) that is the default, 302 to the redirect', async () => {
     const user = await signUpVerified(t);
     const linked = await linkAccount(t, user.accessToken, 'ident', 'alice');
+    for (const name of ['code', 'state']) seen(linked.callback.searchParams.get(name)!);
     expect(linked.landing.origin + linked.landing.pathname).toBe('https://app.example.com/linked');
     expect(linked.landing.searchParams.get('status')).toBe('success');
     const connections = (await t.api.get('/oauth/connections', { token: user.accessToken })).body.data;
@@ -153,8 +161,9 @@ async function userOAuthPublisher(overrides: Record<string, unknown> = {}) {
 const balanceOf = async (token: string) => (await t.api.get('/wallet/balance', { token })).body.data.balance as string;
 const sealedTokens = async (connectionId: string) =>
   (await em().execute('select access_token_sealed, refresh_token_sealed, status from oauth_connection where id = ?', [connectionId]))[0];
-const accessTokenOf = async (connectionId: string) => box().decrypt((await sealedTokens(connectionId)).access_token_sealed);
-const refreshTokenOf = async (connectionId: string) => box().decrypt((await sealedTokens(connectionId)).refresh_token_sealed);
+const seen = (secret: string) => (secretsSeen.add(secret), secret);
+const accessTokenOf = async (connectionId: string) => seen(box().decrypt((await sealedTokens(connectionId)).access_token_sealed));
+const refreshTokenOf = async (connectionId: string) => seen(box().decrypt((await sealedTokens(connectionId)).refresh_token_sealed));
 const expireToken = (connectionId: string, inSeconds = -5) =>
   em().execute(`update oauth_connection set expires_at = now() + make_interval(secs => ?) where id = ?`, [inSeconds, connectionId]);
 /** The Authorization header the upstream received on its last request for `path`. */
@@ -309,7 +318,9 @@ describe('state', () => {
   /** An authorization begun by `user`, consented at the provider: the callback it would be sent to. */
   async function consentedCallback(user: SignedInUser, login: string): Promise<URL> {
     const start = await authorize('ident', 'https://app.example.com/linked', user.accessToken);
-    return consentAtProvider(start.headers.get('location')!, login);
+    const callback = await consentAtProvider(start.headers.get('location')!, login);
+    for (const name of ['code', 'state']) seen(callback.searchParams.get(name)!);
+    return callback;
   }
   const callbackAt = (url: URL) => t.api.get(`${url.pathname}${url.search}`);
 
@@ -474,5 +485,15 @@ describe('organization providers', () => {
     expect(JSON.stringify(badUrl.body)).not.toContain('team-secret-value');
     expect((await create(owner.accessToken, orgProvider('twice'))).body.data).toBeTruthy();
     expect((await create(owner.accessToken, orgProvider('twice'))).body.errors?.[0].extensions).toMatchObject({ code: 'oauth_provider_slug_taken', status: 409 });
+  });
+});
+
+describe('logs', () => {
+  it('never hold a token, a client secret, an authorization code or a state, at any level', () => {
+    secretsSeen.add(oidc.clientSecret);
+    expect(secretsSeen.size).toBeGreaterThan(10);
+    expect(logged.length).toBeGreaterThan(100);
+    const text = logged.join('');
+    expect([...secretsSeen].filter((secret) => text.includes(secret))).toEqual([]);
   });
 });
