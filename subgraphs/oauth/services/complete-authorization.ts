@@ -1,14 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sha256Hex } from '../../../shared/crypto.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { secretBoxOf } from '../../../shared/secret-box.js';
 import type { PlatformServices } from '../../../shared/services.js';
-import { OAuthAuthorizationState } from '../entities/authorization-state.js';
 import { accountIdOf } from './account-id.js';
 import { findProviderById, providerNotFound } from './find-provider.js';
 import { endpointsOf } from './provider-endpoints.js';
 import { redirectWith } from './redirects.js';
 import { saveConnection } from './save-connection.js';
+import { invalidState, spendState } from './spend-state.js';
 import { TokenRequestRefused, requestTokens } from './token-requests.js';
 
 export interface CallbackQuery {
@@ -22,25 +21,7 @@ export interface CallbackQuery {
   iss?: unknown;
 }
 
-const invalidState = (why: string) => badRequest('invalid_state', `The state ${why}; start the authorization again`);
 const PROVIDER_ERROR = /^[a-z0-9_.-]{1,64}$/i;
-
-/**
- * Spends the state: the first callback presenting it takes it (one conditional update), so a
- * replayed one finds it spent. Missing, unknown (forged), spent, expired, or made for another
- * provider: 400, and nobody is redirected anywhere.
- */
-async function spendState(em: EntityManager, state: unknown): Promise<OAuthAuthorizationState> {
-  if (typeof state !== 'string' || state === '' || state.length > 200) throw invalidState('is missing');
-  const [row] = await em.execute<Record<string, any>[]>(
-    `update oauth_authorization_state set used_at = now() where state_hash = ? and used_at is null returning *`,
-    [sha256Hex(state)],
-  );
-  if (!row) throw invalidState('is unknown or was used already');
-  const spent = em.map(OAuthAuthorizationState, row);
-  if (spent.expiresAt.getTime() <= Date.now()) throw invalidState('has expired');
-  return spent;
-}
 
 /**
  * The provider's redirect back: with a good state, the code is exchanged (with the PKCE
