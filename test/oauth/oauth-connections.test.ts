@@ -382,7 +382,7 @@ describe('state', () => {
 });
 
 describe('through GraphQL', () => {
-  it('starts an authorization, lists, defaults and deletes connections with the same rules', async () => {
+  it('starts an authorization, lists, defaults and deletes connections, and callPublisher passes the token, with the same rules', async () => {
     const user = await signUpVerified(t);
     const gql = (query: string, variables?: Record<string, unknown>) => t.api.graphql(query, variables, { token: user.accessToken });
     const started = await gql('mutation($input: StartOAuthAuthorizationInput!) { startOAuthAuthorization(input: $input) { authorizationUrl expiresAt } }', {
@@ -403,8 +403,15 @@ describe('through GraphQL', () => {
       input: { provider: 'ident', redirectUri: 'https://app.example.com.evil.net/' },
     });
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_redirect_uri', status: 400 });
+    await fundWallet(t, user.id, '1.00');
+    const pub = await userOAuthPublisher();
+    const called = await gql('mutation($input: CallPublisherInput!) { callPublisher(input: $input) { status chargeId } }', { input: { slug: pub.slug, path: '/echo/graphql' } });
+    expect(called.body.data!.callPublisher).toMatchObject({ status: 200, chargeId: expect.any(String) });
+    expect(lastUpstreamRequest('/echo/graphql').headers.authorization).toBe(`Bearer ${await accessTokenOf(connection.id)}`);
     const deleted = await gql('mutation($id: ID!) { deleteOAuthConnection(connectionId: $id) { connectionId revoked revokedAtProvider } }', { id: connection.id });
     expect(deleted.body.data!.deleteOAuthConnection).toEqual({ connectionId: connection.id, revoked: true, revokedAtProvider: true });
+    const unconnected = await gql('mutation($input: CallPublisherInput!) { callPublisher(input: $input) { status } }', { input: { slug: pub.slug, path: '/echo/graphql' } });
+    expect(unconnected.body.errors?.[0].extensions).toMatchObject({ code: 'oauth_connection_required', status: 400 });
   });
 });
 
