@@ -266,6 +266,30 @@ describe('refresh', () => {
   });
 });
 
+describe('refresh when the provider is down', () => {
+  it('a provider that cannot be reached for a due refresh is 503 oauth_provider_unavailable: nothing charged, the connection kept active', async () => {
+    const user = await fundedUser();
+    const down = await t.api.graphql(
+      'mutation($input: OAuthProviderInput!) { createOAuthProvider(input: $input) { id } }',
+      { input: { slug: 'down', name: 'Down', authorizeUrl: 'http://127.0.0.1:9/authorize', tokenUrl: 'http://127.0.0.1:9/token', userinfoUrl: 'http://127.0.0.1:9/me', clientId: 'c', clientSecret: 's' } },
+      { token: user.accessToken },
+    );
+    const providerId = down.body.data!.createOAuthProvider.id;
+    // Linked earlier, while it was up (set up in the database: nothing listens there now).
+    const [{ id }] = await em().execute(
+      `insert into oauth_connection (id, user_id, provider_id, account_id, access_token_sealed, refresh_token_sealed, expires_at, scopes, is_default, status, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, 'down-account', ?, ?, now() - interval '1 minute', '{}', true, 'active', now(), now()) returning id`,
+      [user.id, providerId, box().encrypt('old-access'), box().encrypt('old-refresh')],
+    );
+    const pub = await userOAuthPublisher({ oauth_provider_id: providerId });
+    const before = await balanceOf(user.accessToken);
+    const response = await t.api.get(`/publishers/${pub.slug}/echo/down`, { token: user.accessToken });
+    expect([response.status, response.body.error.code]).toEqual([503, 'oauth_provider_unavailable']);
+    expect(await balanceOf(user.accessToken)).toBe(before);
+    expect((await sealedTokens(id)).status).toBe('active');
+  });
+});
+
 describe('connections', () => {
   it('deleting a connection revokes its grant at the provider, then forgets it', async () => {
     const user = await signUpVerified(t);
