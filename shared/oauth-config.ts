@@ -60,7 +60,8 @@ export function parseOAuthProvider(entry: unknown): { provider?: ConfiguredOAuth
       scopes: p.scopes,
       userinfoUrl: p.userinfo_url,
       revokeUrl: p.revoke_url,
-      issuer: p.issuer?.replace(/\/$/, '') ?? null,
+      // Kept exactly as given: discovery, ID tokens and RFC 9207 compare issuers character for character.
+      issuer: p.issuer,
     },
   };
 }

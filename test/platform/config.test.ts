@@ -76,7 +76,7 @@ describe('configuration', () => {
     const oauth = (value: string, redirects = '') => loadConfig({ DATA_DIR: dataDir(), OAUTH_PROVIDERS: value, OAUTH_ALLOWED_REDIRECTS: redirects }).oauth;
     const provider = { slug: 'gh', name: 'GitHub', authorize_url: 'https://github.com/login/oauth/authorize', token_url: 'https://github.com/login/oauth/access_token', client_id: 'id', client_secret: 's3cr3t-value', scopes: ['repo'] };
     expect(oauth(JSON.stringify([provider])).providers).toEqual([expect.objectContaining({ slug: 'gh', clientSecret: 's3cr3t-value', issuer: null, revokeUrl: null })]);
-    expect(oauth(JSON.stringify([{ ...provider, authorize_url: undefined, token_url: undefined, issuer: 'https://accounts.example/' }])).providers[0]!.issuer).toBe('https://accounts.example');
+    expect(oauth(JSON.stringify([{ ...provider, authorize_url: undefined, token_url: undefined, issuer: 'https://accounts.example/' }])).providers[0]!.issuer).toBe('https://accounts.example/');
     expect(() => oauth('{')).toThrow(/OAUTH_PROVIDERS: is not valid JSON/);
     expect(() => oauth(JSON.stringify([provider, { ...provider, token_url: null }]))).toThrow(/OAUTH_PROVIDERS: entry 2 provider: needs issuer, or authorize_url and token_url/);
     expect(() => oauth(JSON.stringify([provider, provider]))).toThrow(/entry 2: slug gh is given twice/);

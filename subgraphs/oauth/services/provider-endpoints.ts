@@ -28,7 +28,7 @@ async function discover(services: PlatformServices, provider: OAuthProvider): Pr
   const cacheKey = `oauth-discovery:${sha256Hex(issuer).slice(0, 32)}`;
   const cached = await services.cache.get(cacheKey);
   if (cached) return JSON.parse(cached) as Discovered;
-  const answer = await callProvider(services, provider.slug, { url: `${issuer}/.well-known/openid-configuration` });
+  const answer = await callProvider(services, provider.slug, { url: `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration` });
   if (answer.status !== 200 || !answer.json || answer.json.issuer !== issuer) throw providerUnavailable(provider.slug);
   const document: Discovered = {};
   for (const field of DISCOVERED) if (isHttpUrl(answer.json[field])) document[field] = answer.json[field];
