@@ -5,6 +5,9 @@ import type { ProviderEndpoints } from './provider-endpoints.js';
 import { callProvider } from './provider-http.js';
 import { TokenRequestRefused, type TokenSet } from './token-requests.js';
 
+/** Public-key signatures only: a published key can never double as a shared HMAC secret. */
+const SIGNATURE_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+
 /** The `sub` of an ID token whose signature (the issuer's published keys), issuer, audience, expiry and nonce hold. */
 async function verifiedSubject(services: PlatformServices, provider: OAuthProvider, endpoints: ProviderEndpoints, idToken: string, nonce: string | null) {
   const keys = await callProvider(services, provider.slug, { url: endpoints.jwksUri! });
@@ -13,6 +16,7 @@ async function verifiedSubject(services: PlatformServices, provider: OAuthProvid
     const { payload } = await jwtVerify(idToken, createLocalJWKSet(keys.json as unknown as JSONWebKeySet), {
       issuer: endpoints.issuer!,
       audience: provider.clientId,
+      algorithms: SIGNATURE_ALGORITHMS,
     });
     if (nonce !== null && payload.nonce !== nonce) throw new Error('nonce mismatch');
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no subject');
