@@ -4,6 +4,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../../shared/error
 import { isUuid } from '../../../shared/ids.js';
 import { parseOAuthProvider, type ConfiguredOAuthProvider } from '../../../shared/oauth-config.js';
 import { secretBoxOf } from '../../../shared/secret-box.js';
+import { OAuthConnection } from '../entities/connection.js';
 import { OAuthProvider } from '../entities/provider.js';
 import type { OAuthProviderInput, OAuthProviderUpdateInput } from '../types/inputs.js';
 import type { OAuthProviderView } from '../types/results.js';
@@ -45,7 +46,9 @@ function apply(provider: OAuthProvider, settings: ConfiguredOAuthProvider, conte
 
 async function saved(context: RequestContext, work: () => Promise<OAuthProvider>): Promise<OAuthProviderView> {
   try {
-    return providerView(context.services.config, await work(), false);
+    const provider = await work();
+    const connected = (await context.em.count(OAuthConnection, { userId: requireIdentity(context).userId, providerId: provider.id })) > 0;
+    return providerView(context.services.config, provider, connected);
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) throw conflict('oauth_provider_slug_taken', 'The organization has a provider with this slug already');
     throw error;
