@@ -165,6 +165,9 @@ const envSchema = z.object({
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
   OAUTH_PROVIDERS: z.string().default(''),
   OAUTH_ALLOWED_REDIRECTS: z.string().default(''),
+  GRAPHQL_ONE_HOP: booleanFlag(true),
+  PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
 });
 
 /**
@@ -210,6 +213,12 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
+  graphqlOneHop: boolean;
+  /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
+  publicAnswerCacheSeconds: number;
+  /** Catalogue reads that reach the database (listing, search, suggestions), per caller address. */
+  catalogueReadsPerMinute: number;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -401,6 +410,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphUrls,
     oauth: oauthSettings(values, publicUrl),
     seedCatalogue: values.SEED_CATALOGUE,
+    graphqlOneHop: values.GRAPHQL_ONE_HOP,
+    publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
+    catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
