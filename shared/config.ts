@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseMoney } from './money.js';
 import { checksummedAddress, findNetwork } from './x402/networks.js';
+import { parseAllowedRedirects, parseOAuthProviders, type ConfiguredOAuthProvider } from './oauth-config.js';
 
 /** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
 const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
@@ -179,6 +180,8 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  OAUTH_PROVIDERS: z.string().default(''),
+  OAUTH_ALLOWED_REDIRECTS: z.string().default(''),
   GRAPHQL_ONE_HOP: booleanFlag(true),
   PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
@@ -260,6 +263,24 @@ export interface Config {
    * halfLifeDays; one organization adds at most maxPseudoCountPerOrg to the community prior.
    */
   eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
+  /** OAuth connections: global providers, and where users may be sent back after authorizing. */
+  oauth: { providers: ConfiguredOAuthProvider[]; allowedRedirects: { urls: string[]; origins: string[] } };
+}
+
+/** OAUTH_PROVIDERS and OAUTH_ALLOWED_REDIRECTS; unset redirects allow PUBLIC_URL's origin alone. */
+function oauthSettings(values: { OAUTH_PROVIDERS: string; OAUTH_ALLOWED_REDIRECTS: string }, publicUrl: string): Config['oauth'] {
+  const providers = parseOAuthProviders(values.OAUTH_PROVIDERS);
+  const redirects = parseAllowedRedirects(values.OAUTH_ALLOWED_REDIRECTS);
+  const problems = [
+    ...providers.problems.map((problem) => `  OAUTH_PROVIDERS: ${problem}`),
+    ...redirects.problems.map((problem) => `  OAUTH_ALLOWED_REDIRECTS: ${problem}`),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const unset = redirects.urls.length === 0 && redirects.origins.length === 0;
+  return {
+    providers: providers.providers,
+    allowedRedirects: unset ? { urls: [], origins: [new URL(publicUrl).origin] } : { urls: redirects.urls, origins: redirects.origins },
+  };
 }
 
 export class ConfigError extends Error {}
@@ -383,13 +404,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphUrls[match[1]!.toLowerCase()] = value.trim();
   }
 
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: values.NODE_ENV,
     port: values.PORT,
     host: values.HOST,
     databaseUrl: values.DATABASE_URL,
     dataDir,
-    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     redisUrl: values.REDIS_URL,
@@ -419,6 +441,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rpcUrls: values.X402_RPC_URLS,
     },
     subgraphUrls,
+    oauth: oauthSettings(values, publicUrl),
     seedCatalogue: values.SEED_CATALOGUE,
     seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
     graphqlOneHop: values.GRAPHQL_ONE_HOP,

@@ -46,6 +46,8 @@ export interface PlatformPorts {
    * about to expire, for a publisher that passes the user's own token upstream.
    */
   userOAuthToken?(em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken>;
+  /** Accounts: the organizations the user is a member of, oldest membership first. */
+  organizationIdsOf?(em: EntityManager, userId: string): Promise<string[]>;
   /** Marketplace: the active publishers an organization owns (federation asks who may publish). */
   publishersOwnedBy?(em: EntityManager, organizationId: string): Promise<PublisherRef[]>;
   /** Marketplace: a publisher by its slug (active or not), null when there is none. */
