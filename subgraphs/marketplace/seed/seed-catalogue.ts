@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
 import { insertPublisher } from '../services/manage-publishers.js';
+import { withSampleDatabase } from './sample-database.js';
 import type { PublisherInput } from '../types/inputs.js';
 
 /** Seeded publishers belong to the platform's own catalogue organization (not a sign-up account). */
@@ -33,7 +34,9 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
     const added: string[] = [];
     for (const input of readCatalogue()) {
       if (await tx.count(Publisher, { slug: input.slug! })) continue;
-      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, input);
+      const located = await withSampleDatabase(services, tx, CATALOGUE_ORGANIZATION_ID, input);
+      if (!located) continue;
+      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, located);
       added.push(input.slug!);
     }
     return added;

@@ -12,6 +12,7 @@ import { announcePublisherChange } from './load-publisher-for-call.js';
 import { findOwnedPublisher, requirePublisherManager } from './find-publisher.js';
 import { assertPayPerUseReserve, buildPricing } from './pricing-fields.js';
 import { applyPublisherFields } from './publisher-fields.js';
+import { assertOwnDatabase } from './database-location.js';
 import { secretBoxOf } from './secrets.js';
 
 const slugTaken = () => conflict('slug_taken', 'Another publisher already uses this slug');
@@ -50,6 +51,7 @@ export async function insertPublisher(
   const publisher = new Publisher();
   publisher.organizationId = organizationId;
   applyPublisherFields(publisher, input, true);
+  await assertOwnDatabase(services, em, publisher);
   sealSecrets(services, publisher, input);
   const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
   publisher.hasEndpoints = endpoints !== null;
@@ -74,6 +76,7 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
   const updated = await save(context.em, async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     applyPublisherFields(publisher, input, false);
+    await assertOwnDatabase(context.services, em, publisher);
     sealSecrets(context.services, publisher, input);
     if (input.endpoints !== undefined) {
       await em.nativeDelete(PublisherEndpoint, { publisherId: publisher.id });
