@@ -11,7 +11,7 @@ import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import type { DatabaseProject } from '../entities/project.js';
 import type { CreateBranchInput } from '../types/inputs.js';
-import { findOwnedProject } from './access.js';
+import { findOwnedProject, isUuid } from './access.js';
 import { addEndpoint } from './endpoints.js';
 import { withProjectLock } from './project-lock.js';
 
@@ -61,7 +61,7 @@ export async function createBranch(context: RequestContext, input: CreateBranchI
 
 async function parentBranch(tx: EntityManager, project: DatabaseProject, parentBranchId: string | null | undefined): Promise<DatabaseBranch> {
   const id = parentBranchId ?? project.defaultBranchId;
-  const parent = /^[0-9a-f-]{36}$/i.test(id) ? await tx.findOne(DatabaseBranch, { id, projectId: project.id }) : null;
+  const parent = isUuid(id) ? await tx.findOne(DatabaseBranch, { id, projectId: project.id }) : null;
   if (!parent) throw notFound('Branch');
   return parent;
 }

@@ -13,11 +13,11 @@ import { readOnlyRefusal } from '../data-plane/sql-errors.js';
 import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import { DatabaseProject } from '../entities/project.js';
+import { isUuid } from './access.js';
 import { readyEndpointForSql } from './endpoints.js';
 import { withProjectLock } from './project-lock.js';
 import { withBranchSession, type BranchDatabase } from './sql-session.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PUBLISHED_SCHEMA = 'public';
 const MAX_QUERY_CHARACTERS = 100_000;
 
@@ -40,7 +40,7 @@ export function checkedReadQuery(query: unknown): string {
 }
 
 async function locate(em: EntityManager, location: DatabaseLocation): Promise<BranchDatabase | null> {
-  if (!UUID.test(location.projectId) || !UUID.test(location.branchId)) return null;
+  if (!isUuid(location.projectId) || !isUuid(location.branchId)) return null;
   const [project, branch] = await Promise.all([
     em.findOne(DatabaseProject, { id: location.projectId }),
     em.findOne(DatabaseBranch, { id: location.branchId, projectId: location.projectId }),
