@@ -64,6 +64,8 @@ async function embeddedAdminUrl(superuserUrl: string, dataDir: string, prefix: s
     const database = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [role]);
     if (database.rowCount === 0) await client.query(`CREATE DATABASE ${quoteIdentifier(role)} OWNER ${quoteIdentifier(role)}`);
     for (const name of ['postgres', 'template1', role]) await client.query(`REVOKE CONNECT ON DATABASE ${quoteIdentifier(name)} FROM PUBLIC`);
+    // A checkpoint before a branch's window keeps the parent's pause short (create-branch.ts).
+    await client.query(`GRANT pg_checkpoint TO ${quoteIdentifier(role)}`);
   } finally {
     await client.end();
   }
