@@ -77,6 +77,28 @@ export interface PlatformPorts {
   estimatePublishedQuery?(em: EntityManager, location: DatabaseLocation, query: string): Promise<number>;
   /** Databases: the organization's sample database with a small data set, made on first call (seeding). */
   sampleDatabase?(em: EntityManager, organizationId: string): Promise<DatabaseLocation>;
+  /** Marketplace: the active publishers an organization owns (federation asks who may publish). */
+  publishersOwnedBy?(em: EntityManager, organizationId: string): Promise<PublisherRef[]>;
+  /** Marketplace: a publisher by its slug (active or not), null when there is none. */
+  publisherBySlug?(em: EntityManager, slug: string): Promise<PublisherRef | null>;
+  /** Evaluation: the community's success rate of each publisher on a task (absent when it has no signals). */
+  publisherSuccessRates?(em: EntityManager, asks: PublisherTask[]): Promise<PublisherSuccessRate[]>;
+}
+
+export interface PublisherRef {
+  id: string;
+  slug: string;
+}
+
+export interface PublisherTask {
+  publisherSlug: string;
+  taskType: string;
+}
+
+export interface PublisherSuccessRate extends PublisherTask {
+  /** Mean success (0..1) over `signals` community signals that named this publisher and task. */
+  successRate: number;
+  signals: number;
 }
 
 export type UserOAuthToken =
