@@ -83,6 +83,8 @@ describe('projects and branches on real PostgreSQL', () => {
     session.on('error', () => undefined);
     await session.connect();
     expect((await t.api.delete(`/projects/${created.project.id}`, { token })).status).toBe(204);
+    await expect(session.query('select 1')).rejects.toThrow();
+    await session.end().catch(() => undefined);
     const left = await plane.superuser(async (client) => ({
       databases: (await client.query('select 1 from pg_database where datname = $1', [database])).rowCount,
       roles: (await client.query('select 1 from pg_roles where rolname = $1', [role])).rowCount,

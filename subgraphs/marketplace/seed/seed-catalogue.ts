@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
 import { insertPublisher } from '../services/manage-publishers.js';
+import { announcePublisherChange } from '../services/load-publisher-for-call.js';
 import { withSampleDatabase } from './sample-database.js';
 import type { PublisherInput } from '../types/inputs.js';
 
@@ -28,7 +29,7 @@ export function readCatalogue(folder = catalogueFolder()): PublisherInput[] {
 /** Inserts every catalogue publisher whose slug is free; returns the slugs added. One seeder at a time. */
 export async function seedCatalogue(services: PlatformServices, options: { onlyWhenEmpty?: boolean } = {}): Promise<string[]> {
   const em = services.orm.em.fork() as EntityManager;
-  return em.transactional(async (tx) => {
+  const added = await em.transactional(async (tx) => {
     await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('market_seed_catalogue'))", [], 'all', tx.getTransactionContext());
     if (options.onlyWhenEmpty && (await tx.count(Publisher, {})) > 0) return [];
     const added: string[] = [];
@@ -41,4 +42,7 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
     }
     return added;
   });
+  // Cached catalogue pages (here, and elsewhere by notice) show the new publishers at once.
+  if (added.length > 0) await announcePublisherChange(services, em, ...added);
+  return added;
 }
