@@ -6,6 +6,7 @@ import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
 import { announcePublisherChange } from '../services/load-publisher-for-call.js';
 import { insertPublisher } from '../services/manage-publishers.js';
+import { withSampleDatabase } from './sample-database.js';
 import type { PublisherInput } from '../types/inputs.js';
 
 /** Seeded publishers belong to the platform's own catalogue organization (not a sign-up account). */
@@ -84,7 +85,9 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
     const added: string[] = [];
     for (const entry of absent) {
       if (waiting.some((seed) => seed.slug === entry.input.slug)) continue;
-      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, prepared(entry, services));
+      const located = await withSampleDatabase(services, tx, CATALOGUE_ORGANIZATION_ID, prepared(entry, services));
+      if (!located) continue;
+      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, located);
       added.push(entry.input.slug!);
     }
     return added;
