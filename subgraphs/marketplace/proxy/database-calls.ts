@@ -70,7 +70,7 @@ async function callDatabase(context: RequestContext, slug: string, body: unknown
   await enforceCallRate(context, { publisher, pricing });
   const limits = publishedLimits(services, publisher);
   const most = priceRows(loaded, limits.maxRows);
-  const target: CallTarget = { loaded, publisher, endpoint: null, pricing, price: most, reserve: most.total, chargesUpstreamCost: false, anonymousAllowed: false, payableOnChain: false };
+  const target: CallTarget = { loaded, publisher, endpoint: null, pricing, price: most, reserve: most.total, chargesUpstreamCost: false, anonymousAllowed: false, payableOnChain: false, userToken: null };
   const callId = randomUUID();
   const metadata = { publisher_id: publisher.id, publisher_slug: publisher.slug, endpoint: 'POST /' };
   const payment = await payForCall(context, target, { callId, path: '/', headers: {}, metadata: { ...metadata, status: 'pending' } });
