@@ -85,7 +85,7 @@ export function createRestRouter(server: ApolloServer<RequestContext>, schema: G
     router[method](route.path, async (req: Request, res: Response) => {
       const context = res.locals.context as RequestContext;
       try {
-        const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body };
+        const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body, headers: req.headers };
         const response = await server.executeOperation(
           { query: prepared.query, variables: restVariables(prepared, request) },
           { contextValue: context },

@@ -162,6 +162,15 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  ADMIN_API_KEYS: z
+    .string()
+    .default('')
+    .transform((value) => listOf(value))
+    .refine((keys) => keys.every((key) => key.length >= 32), 'ADMIN_API_KEYS: every key must be at least 32 characters'),
+  PAYOUT_HOLD_DAYS: numberSetting(z.coerce.number().int().min(0).max(365).default(7)),
+  PAYOUT_RPC_URL: urlSetting('PAYOUT_RPC_URL', HTTP),
+  PAYOUT_SIGNER_KEY: optionalString.pipe(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'PAYOUT_SIGNER_KEY must be a 32-byte hex private key').optional()),
+  PAYOUT_ASSET: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'PAYOUT_ASSET must be the ERC-20 contract address').optional()),
 });
 
 /**
@@ -220,6 +229,13 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** Bearer secrets that act as the platform operator (invoice runs, any invoice, slashes, payouts marked paid). */
+  adminApiKeys: string[];
+  /**
+   * Publishers' earnings younger than holdDays cannot be paid out (the refund window). Payouts go
+   * on chain (an ERC-20 transfer of `asset`) when rpcUrl, signerKey and asset are all set.
+   */
+  payouts: { holdDays: number; rpcUrl?: string; signerKey?: string; asset?: string };
 }
 
 export class ConfigError extends Error {}
@@ -377,6 +393,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rpcUrls: values.X402_RPC_URLS,
     },
     subgraphUrls,
+    adminApiKeys: values.ADMIN_API_KEYS,
+    payouts: { holdDays: values.PAYOUT_HOLD_DAYS, rpcUrl: values.PAYOUT_RPC_URL, signerKey: values.PAYOUT_SIGNER_KEY, asset: values.PAYOUT_ASSET },
     seedCatalogue: values.SEED_CATALOGUE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,

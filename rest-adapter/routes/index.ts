@@ -3,6 +3,7 @@ import { accountsRoutes } from './accounts.js';
 import { databasesRoutes } from './databases.js';
 import { walletRoutes } from './wallet.js';
 import { marketplaceRoutes } from './marketplace.js';
+import { billingRoutes } from './billing.js';
 
 /** Every REST row of the specification that maps onto GraphQL, one table per area. */
-export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes];
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes, ...billingRoutes];

@@ -14,6 +14,7 @@ import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
 import { emailVerifiedNow } from './services/users.js';
 import { roleIn } from './services/organizations.js';
+import { defaultOrganizations, defaultOrganizationUsers } from './services/default-organizations.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -33,6 +34,8 @@ export const accountsSubgraph: SubgraphModule = {
     services.ports.rotateApiKey = rotateApiKey;
     services.ports.emailVerified = emailVerifiedNow;
     services.ports.organizationRole = roleIn;
+    services.ports.defaultOrganizations = defaultOrganizations;
+    services.ports.defaultOrganizationUsers = defaultOrganizationUsers;
     followApiKeyChanges(services);
   },
 };
