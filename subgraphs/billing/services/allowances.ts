@@ -89,7 +89,7 @@ export async function revokeAllowance(context: RequestContext, id: string): Prom
   const { userId } = requireIdentity(context);
   if (!isUuid(id)) throw notFound('Allowance');
   const [row] = await context.em.execute(
-    `update billing_allowance set revoked_at = coalesce(revoked_at, now()) where id = ? and payer_user_id = ? returning id`,
+    `update billing_allowance set revoked_at = coalesce(revoked_at, clock_timestamp()) where id = ? and payer_user_id = ? returning id`,
     [id, userId],
   );
   if (!row) throw notFound('Allowance');
