@@ -4,6 +4,7 @@ const input = (request: RestRequest) => ({ input: bodyObject(request) });
 /** Every POST of the publishers' section takes an Idempotency-Key header, passed to the operation. */
 const idempotencyKey = (request: RestRequest) => singleHeader(request, 'idempotency-key');
 const slug = (request: RestRequest) => request.params.slug;
+const id = (request: RestRequest) => ({ id: request.params.id });
 
 /** "Billing" of the specification (Stripe's webhook is the wallet's raw route, which announces events billing acts on). */
 export const billingRoutes: RestRoute[] = [
@@ -23,37 +24,37 @@ export const billingRoutes: RestRoute[] = [
     method: 'GET',
     path: '/billing/invoices/:id',
     document: 'query($id: ID!) { invoice(id: $id) { ...InvoiceFields } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   {
     method: 'POST',
     path: '/billing/invoices/:id/issue',
     document: 'mutation($id: ID!) { issueInvoice(id: $id) { id status } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   {
     method: 'POST',
     path: '/billing/invoices/:id/void',
     document: 'mutation($id: ID!) { voidInvoice(id: $id) { id status } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   {
     method: 'POST',
     path: '/billing/invoices/:id/mark-uncollectible',
     document: 'mutation($id: ID!) { markInvoiceUncollectible(id: $id) { id status } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   {
     method: 'POST',
     path: '/billing/invoices/:id/pay',
     document: 'mutation($id: ID!) { payInvoice(id: $id) { id status clientSecret amountCents invoiceId } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   {
     method: 'GET',
     path: '/billing/invoices/:id/payments',
     document: 'query($id: ID!) { invoicePayments(invoiceId: $id) { id intentId amountCents status failureReason createdAt updatedAt } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
   { method: 'GET', path: '/billing/payment-methods', document: 'query { paymentMethods { ...PaymentMethodFields } }' },
   {
@@ -66,7 +67,7 @@ export const billingRoutes: RestRoute[] = [
     method: 'DELETE',
     path: '/billing/payment-methods/:id',
     document: 'mutation($id: ID!) { deletePaymentMethod(id: $id) }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
     status: 204,
   },
   {
@@ -146,6 +147,6 @@ export const billingRoutes: RestRoute[] = [
     method: 'DELETE',
     path: '/billing/allowances/:id',
     document: 'mutation($id: ID!) { revokeSpendingAllowance(id: $id) { ...AllowanceFields } }',
-    variables: (request) => ({ id: request.params.id }),
+    variables: id,
   },
 ];
