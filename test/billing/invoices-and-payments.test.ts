@@ -326,6 +326,32 @@ describe('usage summary', () => {
   });
 });
 
+describe('the same rows through GraphQL', () => {
+  it('payment methods, usage summary, invoice payments and health answer as their REST rows do', async () => {
+    const agent = await verifiedAgent(t);
+    const added = await t.api.graphql(
+      'mutation($input: AddPaymentMethodInput!) { addPaymentMethod(input: $input) { id isDefault last4 } }',
+      { input: { paymentMethodId: 'pm_card_graphql', setAsDefault: true } },
+      { token: agent.api_key },
+    );
+    expect(added.body.data.addPaymentMethod).toMatchObject({ isDefault: true, last4: '4242' });
+    const listed = await t.api.graphql('{ paymentMethods { id } }', {}, { token: agent.api_key });
+    expect(listed.body.data.paymentMethods).toEqual([{ id: added.body.data.addPaymentMethod.id }]);
+    const deleted = await t.api.graphql('mutation($id: ID!) { deletePaymentMethod(id: $id) }', { id: added.body.data.addPaymentMethod.id }, { token: agent.api_key });
+    expect(deleted.body.data.deletePaymentMethod).toBe(true);
+    const usage = await t.api.graphql(
+      'query($id: ID!) { usageSummary(organizationId: $id, startDate: "2024-01-01", endDate: "2024-01-31") { startDate meters { meter } } }',
+      { id: agent.organization_id },
+      { token: agent.api_key },
+    );
+    expect(usage.body.data.usageSummary).toEqual({ startDate: '2024-01-01', meters: [] });
+    const hidden = await t.api.graphql('query($id: ID!) { invoicePayments(invoiceId: $id) { id } }', { id: randomUUID() }, { token: agent.api_key });
+    expect(hidden.body.errors?.[0]?.extensions).toMatchObject({ code: 'invoice_not_found', status: 404 });
+    const health = await t.api.graphql('{ billingHealth { status stripeConfigured } }');
+    expect(health.body.data.billingHealth).toEqual({ status: 'ok', stripeConfigured: true });
+  });
+});
+
 describe('billing health', () => {
   it('answers without a credential: database, Stripe configured, the last invoice run; never a secret', async () => {
     await invoicedAgent();

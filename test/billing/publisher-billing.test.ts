@@ -253,6 +253,55 @@ describe('Idempotency-Key', () => {
   });
 });
 
+describe('the same rows through GraphQL', () => {
+  it('allowances, charges, refunds, slashes, payouts and earnings answer as their REST rows do', async () => {
+    const s = await seller();
+    const payer = await registerAgent(t);
+    await fundWallet(t, payer.id, '5.00');
+    const granted = await t.api.graphql(
+      'mutation($input: GrantAllowanceInput!) { grantSpendingAllowance(input: $input) { id monthlyLimit active } }',
+      { input: { publisherSlug: s.slug, monthlyLimit: '2.00' } },
+      { token: payer.api_key },
+    );
+    expect(granted.body.data.grantSpendingAllowance).toMatchObject({ monthlyLimit: '2.00', active: true });
+    const charged = await t.api.graphql(
+      'mutation($slug: String!, $input: CreateChargeInput!) { createPublisherCharge(slug: $slug, input: $input) { id source amount } }',
+      { slug: s.slug, input: { payerId: payer.id, amount: '2.00', description: 'via GraphQL' } },
+      { token: s.token },
+    );
+    const chargeId = charged.body.data.createPublisherCharge.id;
+    expect(charged.body.data.createPublisherCharge).toMatchObject({ source: 'allowance', amount: '2.00' });
+    const refunded = await t.api.graphql(
+      'mutation($slug: String!, $id: ID!) { refundPublisherCharge(slug: $slug, chargeId: $id, input: { amount: "0.50" }) { refundedAmount status } }',
+      { slug: s.slug, id: chargeId },
+      { token: s.token },
+    );
+    expect(refunded.body.data.refundPublisherCharge).toEqual({ refundedAmount: '0.50', status: 'partially_refunded' });
+    const slashed = await t.api.graphql(
+      'mutation($slug: String!, $id: ID!) { slashPublisherCharge(slug: $slug, chargeId: $id, input: { amount: "0.10", reason: "late" }) }',
+      { slug: s.slug, id: chargeId },
+      { token: s.token },
+    );
+    expect(slashed.body.data.slashPublisherCharge).toBe(true);
+    const paidOut = await t.api.graphql(
+      'mutation($slug: String!) { createPublisherPayout(slug: $slug, input: { amount: "0.20" }) { id status } }',
+      { slug: s.slug },
+      { token: s.token },
+    );
+    expect(paidOut.body.data.createPublisherPayout.status).toBe('pending');
+    const read = await t.api.graphql(
+      'query($slug: String!, $charge: ID!, $payout: ID!) { publisherCharge(slug: $slug, chargeId: $charge) { slashedAmount } publisherPayout(slug: $slug, payoutId: $payout) { amount } publisherEarnings(slug: $slug) { pendingPayouts } }',
+      { slug: s.slug, charge: chargeId, payout: paidOut.body.data.createPublisherPayout.id },
+      { token: s.token },
+    );
+    expect(read.body.data).toEqual({ publisherCharge: { slashedAmount: '0.10' }, publisherPayout: { amount: '0.20' }, publisherEarnings: { pendingPayouts: '0.20' } });
+    const listed = await t.api.graphql('{ spendingAllowances { id spentThisMonth } }', {}, { token: payer.api_key });
+    expect(listed.body.data.spendingAllowances).toEqual([{ id: granted.body.data.grantSpendingAllowance.id, spentThisMonth: '1.40' }]);
+    const revoked = await t.api.graphql('mutation($id: ID!) { revokeSpendingAllowance(id: $id) { active } }', { id: granted.body.data.grantSpendingAllowance.id }, { token: payer.api_key });
+    expect(revoked.body.data.revokeSpendingAllowance.active).toBe(false);
+  });
+});
+
 describe('authorization on publishers’ billing', () => {
   it('401 without a credential, 404 for an unknown publisher or another publisher’s ids, 403 for anyone not its owner or admin (another organization, a plain member)', async () => {
     const s = await seller();
