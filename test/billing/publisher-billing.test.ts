@@ -59,6 +59,10 @@ describe('charges need the payer’s consent', () => {
     expect(await earnings(s)).toMatchObject({ balance: '1.95', available: '1.95', pending_payouts: '0.00' });
     const read = await t.api.get(`/billing/publishers/${s.slug}/charges/${info.id}`, { token: s.token });
     expect(read.body.data).toEqual(info);
+    // The payer's usage summary shows it that day, with the fee in it.
+    const today = new Date().toISOString().slice(0, 10);
+    const usage = await t.api.get(`/billing/usage/default?start_date=${today}&end_date=${today}`, { token: payer.api_key });
+    expect(usage.body.data).toMatchObject({ organization_id: payer.organization_id, publishers: [{ date: today, publisher_id: s.publisherId, calls: 1, amount: '2.00', fees: '0.05' }] });
   });
 
   it('never takes the general balance without an allowance (402); within one, up to its monthly amount; not after it is revoked', async () => {

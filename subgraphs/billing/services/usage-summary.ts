@@ -37,8 +37,10 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * fees in it) from the ledger, for the wallets of the users it is the default organization of, and
  * recorded usage per meter. Members and the operator only; 404 for anyone else.
  */
-export async function readUsageSummary(context: RequestContext, organizationId: string, startDate?: string | null, endDate?: string | null): Promise<UsageSummary> {
+export async function readUsageSummary(context: RequestContext, organizationParam: string, startDate?: string | null, endDate?: string | null): Promise<UsageSummary> {
   const missing = () => notFound('Organization');
+  // `default` names the caller's acting organization, as elsewhere in the API.
+  const organizationId = organizationParam === 'default' && context.identity ? context.identity.organizationId : organizationParam;
   if (!isUuid(organizationId)) throw missing();
   await requireMemberOrOperator(context, organizationId, missing);
   const { start, end } = dateRange(startDate, endDate);
