@@ -306,6 +306,32 @@ describe('the same rows through GraphQL', () => {
   });
 });
 
+describe('Idempotency-Key after a crash', () => {
+  it('a key whose first attempt died unanswered is 409 idempotency_key_in_use for a while, then taken over without charging twice', async () => {
+    const s = await seller();
+    const payer = await payerWithCredits(s, '5.00');
+    const key = `charge-${randomUUID()}`;
+    const body = { payer_id: payer.id, amount: '1.00', description: 'crash' };
+    const first = await charge(s, body, { 'idempotency-key': key });
+    // The process died after the charge committed, before its answer was stored.
+    const forget = (age: string) =>
+      emOf(t).execute(`update billing_idempotent_request set response = null, created_at = now() - ?::interval where key = ?`, [age, key]);
+    await forget('0 seconds');
+    const busy = await charge(s, body, { 'idempotency-key': key });
+    expect([busy.status, busy.body.error.code]).toEqual([409, 'idempotency_key_in_use']);
+    await forget('10 minutes');
+    const retried = await charge(s, body, { 'idempotency-key': key });
+    expect([retried.status, retried.body.data.id]).toEqual([200, first.body.data.id]);
+    expect(await micros(prepaidAccountId(payer.id, s.publisherId))).toBe(4_000_000n);
+    const refundKey = { 'idempotency-key': `refund-${randomUUID()}` };
+    await t.api.post(`/billing/publishers/${s.slug}/charges/${first.body.data.id}/refund`, { amount: '0.25' }, { token: s.token, headers: refundKey });
+    await emOf(t).execute(`update billing_idempotent_request set response = null, created_at = now() - interval '10 minutes' where key = ?`, [refundKey['idempotency-key']]);
+    const refundAgain = await t.api.post(`/billing/publishers/${s.slug}/charges/${first.body.data.id}/refund`, { amount: '0.25' }, { token: s.token, headers: refundKey });
+    expect(refundAgain.body.data.refunded_amount).toBe('0.25');
+    expect(await micros(prepaidAccountId(payer.id, s.publisherId))).toBe(4_250_000n);
+  });
+});
+
 describe('authorization on publishers’ billing', () => {
   it('401 without a credential, 404 for an unknown publisher or another publisher’s ids, 403 for anyone not its owner or admin (another organization, a plain member)', async () => {
     const s = await seller();

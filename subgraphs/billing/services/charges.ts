@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { persisted } from './persisted.js';
 import type { RequestContext } from '../../../shared/context.js';
@@ -60,8 +59,18 @@ async function fundingOf(tx: EntityManager, publisherId: string, payer: string, 
  * A publisher charges a payer: the payer's side debited, the publisher's payable credited, the
  * gateway fee passed on to platform revenue; the two transfers and the charge commit together.
  */
-async function chargePayer(context: RequestContext, publisher: BilledPublisher, payer: string, amount: bigint, description: string, metadata: Record<string, unknown> | null) {
-  const id = randomUUID();
+async function chargePayer(
+  context: RequestContext,
+  publisher: BilledPublisher,
+  id: string,
+  payer: string,
+  amount: bigint,
+  description: string,
+  metadata: Record<string, unknown> | null,
+) {
+  // A retry of an attempt that died after committing finds its charge.
+  const done = await context.em.findOne(Charge, { id, publisherId: publisher.publisherId });
+  if (done) return chargeInfoOf(done);
   const key = `publisher-charge:${id}`;
   const fee = gatewayFeeOf(amount, publisher.gatewayFeePercent);
   const payable = await pickSystemAccount(context.em, 'publisher_payable', { publisherId: publisher.publisherId, shardKey: key });
@@ -96,7 +105,7 @@ export async function createPublisherCharge(context: RequestContext, slug: strin
   const amount = amountOf(input.amount);
   const description = textOf(input.description, 'description', false);
   const metadata = metadataOf(input.metadata);
-  return idempotent(context, `publisher-charge:${publisher.publisherId}`, idempotencyKey, { payer, amount, description, metadata }, () =>
-    chargePayer(context, publisher, payer, amount, description, metadata),
+  return idempotent(context, `publisher-charge:${publisher.publisherId}`, idempotencyKey, { payer, amount, description, metadata }, (id) =>
+    chargePayer(context, publisher, id, payer, amount, description, metadata),
   );
 }

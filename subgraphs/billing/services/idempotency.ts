@@ -1,8 +1,17 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
+import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../../shared/crypto.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
+/** A first attempt still unanswered after this long died with its process: the key is taken over. */
+const ABANDONED_AFTER_SECONDS = 120;
+
+/** A uuid derived from the key: the work of a retried attempt names the same rows and ledger keys as the first. */
+function idOf(scope: string, key: string): string {
+  const hex = sha256Hex(`idempotency:${scope}:${key}`);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** JSON with object keys sorted, so the same input always hashes the same (bigints as strings). */
 function canonical(value: unknown): string {
@@ -26,24 +35,29 @@ const SCOPE_OF = (context: RequestContext, operation: string) =>
  * Runs `work` once per Idempotency-Key: the key is claimed first (a row per caller, operation and
  * key), the answer stored with it; the same key again replays that answer, with another input it
  * is 409 `idempotency_key_reused`, and while the first is still running 409 `idempotency_key_in_use`.
- * A failed first attempt frees the key, so the caller can retry it. Without a key, work just runs.
+ * A failed first attempt frees the key, so the caller can retry it. A first attempt whose process
+ * died is taken over after ABANDONED_AFTER_SECONDS: `work` is given an id derived from the key
+ * (random without one), so it finds what that attempt committed instead of doing it twice.
  */
 export async function idempotent<T>(
   context: RequestContext,
   operation: string,
   key: string | null | undefined,
   input: unknown,
-  work: () => Promise<T>,
+  work: (id: string) => Promise<T>,
 ): Promise<T> {
-  if (key === null || key === undefined || key === '') return work();
+  if (key === null || key === undefined || key === '') return work(randomUUID());
   if (!KEY.test(key)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
   const scope = SCOPE_OF(context, operation);
   const hash = sha256Hex(canonical(input));
   const em = context.em;
   const claimed = await em.execute(
     `insert into billing_idempotent_request (scope, key, request_hash, response, created_at) values (?, ?, ?, null, now())
-     on conflict (scope, key) do nothing returning key`,
-    [scope, key, hash],
+     on conflict (scope, key) do update set created_at = now()
+       where billing_idempotent_request.response is null and billing_idempotent_request.request_hash = excluded.request_hash
+         and billing_idempotent_request.created_at < now() - make_interval(secs => ?)
+     returning key`,
+    [scope, key, hash, ABANDONED_AFTER_SECONDS],
   );
   if (claimed.length === 0) {
     const [row] = await em.execute(`select request_hash, response::text as response from billing_idempotent_request where scope = ? and key = ?`, [scope, key]);
@@ -55,7 +69,7 @@ export async function idempotent<T>(
   }
   let answer: T;
   try {
-    answer = await work();
+    answer = await work(idOf(scope, key));
   } catch (error) {
     await em.execute(`delete from billing_idempotent_request where scope = ? and key = ?`, [scope, key]);
     throw error;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isAddress } from 'ethers';
 import { persisted } from './persisted.js';
@@ -26,8 +25,7 @@ const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
  * concurrent payouts never spend the same money) as a ledger hold: payable -> on-chain clearing,
  * posted when the payout is paid, voided (money back to earnings) when it fails.
  */
-async function holdPayout(context: RequestContext, publisher: BilledPublisher, amount: bigint): Promise<Payout> {
-  const id = randomUUID();
+async function holdPayout(context: RequestContext, publisher: BilledPublisher, id: string, amount: bigint): Promise<Payout> {
   const key = keyOf(id);
   const payable = await pickSystemAccount(context.em, 'publisher_payable', { publisherId: publisher.publisherId, shardKey: key });
   const clearing = await pickSystemAccount(context.em, 'onchain_clearing', { shardKey: key });
@@ -87,8 +85,11 @@ export async function createPublisherPayout(context: RequestContext, slug: strin
   if (!publisher.walletAddress || !isAddress(publisher.walletAddress)) {
     throw badRequest('payout_address_missing', 'The publisher has no wallet_address to pay out to');
   }
-  return idempotent(context, `publisher-payout:${publisher.publisherId}`, idempotencyKey, { amount }, async () => {
-    const payout = await holdPayout(context, publisher, amount);
+  return idempotent(context, `publisher-payout:${publisher.publisherId}`, idempotencyKey, { amount }, async (id) => {
+    // A retry of an attempt that died after holding the money finds its payout (and does not send it again).
+    const done = await context.em.findOne(Payout, { id, publisherId: publisher.publisherId });
+    if (done) return payoutInfoOf(done);
+    const payout = await holdPayout(context, publisher, id, amount);
     if (onChainPayouts(context.services.config)) await sendOnChain(context, payout);
     context.em.clear();
     return payoutInfoOf(await findPayout(context.em, publisher.publisherId, payout.id));

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { retriedTransaction } from '../../../shared/db/retried-transaction.js';
 import { badRequest } from '../../../shared/errors.js';
-import { pickSystemAccount, transfer, withLedgerLocks } from '../../../shared/ledger/index.js';
+import { findTransfer, pickSystemAccount, transfer, withLedgerLocks } from '../../../shared/ledger/index.js';
 import type { Charge } from '../entities/charge.js';
 import type { PublisherChargeInfo } from '../types/results.js';
 import { amountOf, textOf } from './charge-input.js';
@@ -28,17 +28,18 @@ function feeShareOf(charge: Charge, amount: bigint): bigint {
  * publisher's payable returns its part, platform revenue the fee's part. The charge row is locked,
  * so concurrent refunds see each other and never return more than the charge (400 refund_exceeds_charge).
  */
-async function refund(context: RequestContext, publisherId: string, chargeId: string, requested: bigint | null, reason: string) {
+async function refund(context: RequestContext, publisherId: string, chargeId: string, refundId: string, requested: bigint | null, reason: string) {
   return retriedTransaction(context.em, async (tx) => {
     const charge = await findCharge(tx as EntityManager, publisherId, chargeId, true);
+    const key = `publisher-charge:${charge.id}:refund:${refundId}`;
+    // A retry of an attempt that died after committing: that refund is done.
+    if ((await findTransfer(tx, key)) || (await findTransfer(tx, `${key}:fee`))) return chargeInfoOf(charge);
     const remaining = remainingOf(charge);
     const amount = requested ?? remaining;
     if (amount <= 0n || amount > remaining) {
       throw badRequest('refund_exceeds_charge', `At most ${remaining} micro-dollars of this charge can still be refunded`);
     }
     const feeBack = feeShareOf(charge, amount);
-    const number = charge.refundCount + 1;
-    const key = `publisher-charge:${charge.id}:refund:${number}`;
     const payer = payerAccountOf(charge);
     const payable = await pickSystemAccount(tx, 'publisher_payable', { publisherId, shardKey: key });
     const revenue = await pickSystemAccount(tx, 'platform_revenue', { shardKey: key });
@@ -49,7 +50,7 @@ async function refund(context: RequestContext, publisherId: string, chargeId: st
     });
     charge.refundedMicros = BigInt(charge.refundedMicros) + amount;
     charge.refundedFeeMicros = BigInt(charge.refundedFeeMicros) + feeBack;
-    charge.refundCount = number;
+    charge.refundCount += 1;
     charge.status = charge.refundedMicros === BigInt(charge.amountMicros) ? 'refunded' : 'partially_refunded';
     await tx.flush();
     return chargeInfoOf(charge);
@@ -66,7 +67,7 @@ export async function refundPublisherCharge(
   const publisher = await managedPublisher(context, slug, MANAGERS);
   const amount = input.amount === null || input.amount === undefined ? null : amountOf(input.amount);
   const reason = textOf(input.reason, 'reason', false);
-  return idempotent(context, `publisher-refund:${chargeId}`, idempotencyKey, { amount, reason }, () =>
-    refund(context, publisher.publisherId, chargeId, amount, reason),
+  return idempotent(context, `publisher-refund:${chargeId}`, idempotencyKey, { amount, reason }, (refundId) =>
+    refund(context, publisher.publisherId, chargeId, refundId, amount, reason),
   );
 }
