@@ -135,6 +135,13 @@ export const billingRoutes: RestRoute[] = [
       'mutation($slug: String!, $payoutId: ID!, $input: MarkPayoutPaidInput!) { markPublisherPayoutPaid(slug: $slug, payoutId: $payoutId, input: $input) { ...PublisherPayoutFields } }',
     variables: (request) => ({ slug: slug(request), payoutId: request.params.payout_id, input: bodyObject(request) }),
   },
+  {
+    method: 'POST',
+    path: '/billing/publishers/:slug/payouts/:payout_id/mark-failed',
+    document:
+      'mutation($slug: String!, $payoutId: ID!, $input: MarkPayoutFailedInput) { markPublisherPayoutFailed(slug: $slug, payoutId: $payoutId, input: $input) { ...PublisherPayoutFields } }',
+    variables: (request) => ({ slug: slug(request), payoutId: request.params.payout_id, input: bodyObject(request) }),
+  },
   { method: 'GET', path: '/billing/allowances', document: 'query { spendingAllowances { ...AllowanceFields } }' },
   {
     method: 'POST',

@@ -196,6 +196,11 @@ describe('payouts', () => {
     const again = await t.api.post(`/billing/publishers/${s.slug}/payouts/${payout.id}/mark-paid`, { tx_hash: `0x${'cd'.repeat(32)}` }, asOperator);
     expect([again.status, again.body.error.code]).toEqual([409, 'payout_not_open']);
     expect((await t.api.get(`/billing/publishers/${s.slug}/payouts/${payout.id}`, { token: s.token })).body.data.status).toBe('paid');
+    // One that will not be paid is failed by the operator: its money is available again.
+    const stuck = (await t.api.post(`/billing/publishers/${s.slug}/payouts`, { amount: '0.40' }, { token: s.token })).body.data;
+    const failed = await t.api.post(`/billing/publishers/${s.slug}/payouts/${stuck.id}/mark-failed`, { reason: 'address rejected' }, asOperator);
+    expect(failed.body.data).toMatchObject({ status: 'failed', failure_reason: 'address rejected' });
+    expect(await earnings(s)).toMatchObject({ balance: '0.45', pending_payouts: '0.00', available: '0.45' });
   });
 
   it('earnings younger than PAYOUT_HOLD_DAYS are not available (402 insufficient_earnings)', async () => {

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../shared/context.js';
 import { closePublisherPayout, createPublisherPayout, readPublisherPayout } from '../services/payouts.js';
-import { CreatePayoutInput, MarkPayoutPaidInput } from '../types/inputs.js';
+import { CreatePayoutInput, MarkPayoutFailedInput, MarkPayoutPaidInput } from '../types/inputs.js';
 import { PublisherPayoutInfo } from '../types/results.js';
 
 @Resolver()
@@ -29,5 +29,15 @@ export class PayoutResolver {
     @Ctx() context: RequestContext,
   ) {
     return closePublisherPayout(context, slug, payoutId, { status: 'paid', txHash: input.txHash });
+  }
+
+  @Mutation(() => PublisherPayoutInfo, { description: 'Operator: a pending or processing payout will not be paid; its money is available again' })
+  markPublisherPayoutFailed(
+    @Arg('slug', () => String) slug: string,
+    @Arg('payoutId', () => ID) payoutId: string,
+    @Arg('input', () => MarkPayoutFailedInput, { nullable: true }) input: MarkPayoutFailedInput | null,
+    @Ctx() context: RequestContext,
+  ) {
+    return closePublisherPayout(context, slug, payoutId, { status: 'failed', reason: input?.reason?.trim() ?? '' });
   }
 }

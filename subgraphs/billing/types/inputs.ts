@@ -62,6 +62,12 @@ export class MarkPayoutPaidInput {
 }
 
 @InputType()
+export class MarkPayoutFailedInput {
+  @Field(() => String, { nullable: true, description: 'Why it will not be paid' })
+  reason?: string | null;
+}
+
+@InputType()
 export class GrantAllowanceInput {
   @Field(() => String)
   publisherSlug!: string;
