@@ -171,6 +171,9 @@ const envSchema = z.object({
   PAYOUT_RPC_URL: urlSetting('PAYOUT_RPC_URL', HTTP),
   PAYOUT_SIGNER_KEY: optionalString.pipe(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'PAYOUT_SIGNER_KEY must be a 32-byte hex private key').optional()),
   PAYOUT_ASSET: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'PAYOUT_ASSET must be the ERC-20 contract address').optional()),
+  GRAPHQL_ONE_HOP: booleanFlag(true),
+  PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
 });
 
 /**
@@ -216,6 +219,12 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
+  graphqlOneHop: boolean;
+  /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
+  publicAnswerCacheSeconds: number;
+  /** Catalogue reads that reach the database (listing, search, suggestions), per caller address. */
+  catalogueReadsPerMinute: number;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -396,6 +405,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminApiKeys: values.ADMIN_API_KEYS,
     payouts: { holdDays: values.PAYOUT_HOLD_DAYS, rpcUrl: values.PAYOUT_RPC_URL, signerKey: values.PAYOUT_SIGNER_KEY, asset: values.PAYOUT_ASSET },
     seedCatalogue: values.SEED_CATALOGUE,
+    graphqlOneHop: values.GRAPHQL_ONE_HOP,
+    publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
+    catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
