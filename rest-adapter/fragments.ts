@@ -2,10 +2,12 @@ import { accountsFragments } from './routes/accounts.fragments.js';
 import { databasesFragments } from './routes/databases.fragments.js';
 import { walletFragments } from './routes/wallet.fragments.js';
 import { marketplaceFragments } from './routes/marketplace.fragments.js';
+import { federationFragments } from './routes/federation.fragments.js';
+import { evalFragments } from './routes/eval.fragments.js';
 import { billingFragments } from './routes/billing.fragments.js';
 
 /** Named selections shared by REST operations, so each record has one field list. */
-const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments, ...billingFragments };
+const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments, ...federationFragments, ...evalFragments, ...billingFragments };
 
 const SPREAD = /\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 

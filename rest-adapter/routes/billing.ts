@@ -11,6 +11,7 @@ export const billingRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/billing/health',
+    auth: 'optional',
     document: 'query { billingHealth { status database stripeConfigured onChainPayouts lastInvoiceRunAt } }',
   },
   {

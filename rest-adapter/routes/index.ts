@@ -3,7 +3,9 @@ import { accountsRoutes } from './accounts.js';
 import { databasesRoutes } from './databases.js';
 import { walletRoutes } from './wallet.js';
 import { marketplaceRoutes } from './marketplace.js';
+import { federationRoutes } from './federation.js';
+import { evalRoutes } from './eval.js';
 import { billingRoutes } from './billing.js';
 
 /** Every REST row of the specification that maps onto GraphQL, one table per area. */
-export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes, ...billingRoutes];
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes, ...federationRoutes, ...evalRoutes, ...billingRoutes];

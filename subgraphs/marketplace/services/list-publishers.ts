@@ -5,7 +5,7 @@ import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
-import { findActivePublisher } from './find-publisher.js';
+import { findPublisher } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
 
@@ -37,4 +37,4 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
 }
 
 /** GET /publishers/{slug}: one active publisher. */
-export const getPublisher = (context: RequestContext, slug: string) => findActivePublisher(context.em, slug);
+export const getPublisher = (context: RequestContext, slug: string) => findPublisher(context.em, slug);
