@@ -19,6 +19,11 @@ export async function isMemberOf(context: RequestContext, organizationId: string
   return roleOf ? (await roleOf(context.em, identity.userId, organizationId)) !== null : false;
 }
 
+/** 401 unless the caller brought a credential: a user's, or the operator's. */
+export function requireCaller(context: RequestContext): void {
+  if (!context.identity && !context.operator) throw unauthorized();
+}
+
 /**
  * Reading an organization's billing: its members and the operator. Anyone else gets the same 404
  * as for an unknown id (`missing`), never a 403 that would confirm it exists.

@@ -6,7 +6,7 @@ import { isUuid } from '../../../shared/ids.js';
 import { Invoice, type InvoiceStatus } from '../entities/invoice.js';
 import { InvoicePayment } from '../entities/invoice-payment.js';
 import type { InvoiceStatusChange } from '../types/results.js';
-import { invoiceNotFound, requireMemberOrOperator, requireOperator } from './access.js';
+import { invoiceNotFound, requireCaller, requireMemberOrOperator, requireOperator } from './access.js';
 import { invoiceView, paymentRecordOf } from './invoice-views.js';
 
 export async function findInvoice(em: EntityManager, id: string, forUpdate = false): Promise<Invoice> {
@@ -17,6 +17,7 @@ export async function findInvoice(em: EntityManager, id: string, forUpdate = fal
 
 /** An invoice its organization's members (and the operator) may see; 404 for anyone else, as for an unknown id. */
 export async function readableInvoice(context: RequestContext, id: string): Promise<Invoice> {
+  requireCaller(context);
   const invoice = await findInvoice(context.em, id);
   await requireMemberOrOperator(context, invoice.organizationId, invoiceNotFound);
   return invoice;

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../../shared/errors.js';
 import { isUuid } from '../../../shared/ids.js';
 import { formatMoney } from '../../../shared/money.js';
 import type { UsageSummary } from '../types/results.js';
-import { requireMemberOrOperator } from './access.js';
+import { requireCaller, requireMemberOrOperator } from './access.js';
 import { PAID_TO_PUBLISHER_KINDS } from './wallet-activity.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -38,6 +38,7 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * recorded usage per meter. Members and the operator only; 404 for anyone else.
  */
 export async function readUsageSummary(context: RequestContext, organizationParam: string, startDate?: string | null, endDate?: string | null): Promise<UsageSummary> {
+  requireCaller(context);
   const missing = () => notFound('Organization');
   // `default` names the caller's acting organization, as elsewhere in the API.
   const organizationId = organizationParam === 'default' && context.identity ? context.identity.organizationId : organizationParam;
