@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createRequestContext, type Identity, type RequestContext } from '../shared/context.js';
 import { bearerTokenOf } from '../shared/http/bearer.js';
+import { isOperatorKey } from '../shared/auth/operator-keys.js';
 import type { PlatformServices } from '../shared/services.js';
 
 export type BearerResolver = (em: EntityManager, token: string, services: PlatformServices) => Promise<Identity>;
@@ -20,7 +21,8 @@ export function createContextBuilder(services: PlatformServices, resolveBearer: 
   return async function buildContext(req: Request, requestId: string): Promise<RequestContext> {
     const token = bearerTokenOf(req);
     const context = createRequestContext(services, requestId, null, req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    if (token) context.identity = await resolveBearer(context.em, token, services);
+    if (token && isOperatorKey(services.config.adminApiKeys, token)) context.operator = true;
+    else if (token) context.identity = await resolveBearer(context.em, token, services);
     return context;
   };
 }

@@ -20,6 +20,7 @@ export class RemoteSubgraph extends RemoteGraphQLDataSource<RequestContext> {
       subgraph: this.subgraph,
       requestId: context.requestId,
       identity: context.identity ?? null,
+      operator: context.operator,
       ip: context.ip,
       operation: operationDigest(request.query, request.variables),
     });

@@ -8,6 +8,8 @@ export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: any;
+  /** Request headers, lower-case names (e.g. a POST's Idempotency-Key). */
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** One row of the specification: a REST path answered by one GraphQL operation. */
@@ -78,4 +80,11 @@ export function pageQuery(request: RestRequest): { limit?: number; offset?: numb
   const page = { limit: intQuery(request, 'limit'), offset: intQuery(request, 'offset') };
   pageOf(page);
   return page;
+}
+
+/** A header sent once (a repeated one is refused rather than guessed). */
+export function singleHeader(request: RestRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  if (Array.isArray(value)) throw badRequest('invalid_header', `Header ${name} must be given once`);
+  return value;
 }

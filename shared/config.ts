@@ -193,6 +193,15 @@ const envSchema = z.object({
   SQL_MAX_CONCURRENT_PER_PROJECT: numberSetting(z.coerce.number().int().min(1).max(100).default(4)),
   DATABASE_COMPUTE_SECOND_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(28)),
   DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(0)),
+  ADMIN_API_KEYS: z
+    .string()
+    .default('')
+    .transform((value) => listOf(value))
+    .refine((keys) => keys.every((key) => key.length >= 32), 'ADMIN_API_KEYS: every key must be at least 32 characters'),
+  PAYOUT_HOLD_DAYS: numberSetting(z.coerce.number().int().min(0).max(365).default(7)),
+  PAYOUT_RPC_URL: urlSetting('PAYOUT_RPC_URL', HTTP),
+  PAYOUT_SIGNER_KEY: optionalString.pipe(z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'PAYOUT_SIGNER_KEY must be a 32-byte hex private key').optional()),
+  PAYOUT_ASSET: optionalString.pipe(z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'PAYOUT_ASSET must be the ERC-20 contract address').optional()),
   GRAPHQL_ONE_HOP: booleanFlag(true),
   PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
@@ -292,6 +301,13 @@ export interface Config {
   eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
   /** OAuth connections: global providers, and where users may be sent back after authorizing. */
   oauth: { providers: ConfiguredOAuthProvider[]; allowedRedirects: { urls: string[]; origins: string[] } };
+  /** Bearer secrets that act as the platform operator (invoice runs, any invoice, slashes, payouts marked paid). */
+  adminApiKeys: string[];
+  /**
+   * Publishers' earnings younger than holdDays cannot be paid out (the refund window). Payouts go
+   * on chain (an ERC-20 transfer of `asset`) when rpcUrl, signerKey and asset are all set.
+   */
+  payouts: { holdDays: number; rpcUrl?: string; signerKey?: string; asset?: string };
 }
 
 /** OAUTH_PROVIDERS and OAUTH_ALLOWED_REDIRECTS; unset redirects allow PUBLIC_URL's origin alone. */
@@ -491,6 +507,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       computeSecondPriceMicros: BigInt(values.DATABASE_COMPUTE_SECOND_PRICE_MICROS),
       storageByteHourPriceMicros: BigInt(values.DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS),
     },
+    adminApiKeys: values.ADMIN_API_KEYS,
+    payouts: { holdDays: values.PAYOUT_HOLD_DAYS, rpcUrl: values.PAYOUT_RPC_URL, signerKey: values.PAYOUT_SIGNER_KEY, asset: values.PAYOUT_ASSET },
     seedCatalogue: values.SEED_CATALOGUE,
     seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
     graphqlOneHop: values.GRAPHQL_ONE_HOP,

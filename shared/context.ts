@@ -19,6 +19,8 @@ export interface Identity {
 export interface RequestContext {
   requestId: string;
   identity: Identity | null;
+  /** The platform operator (a Bearer from ADMIN_API_KEYS): no user identity, only operator operations. */
+  operator: boolean;
   /** Request-scoped EntityManager (a fork): reads; writes go through em.transactional. */
   em: EntityManager;
   services: PlatformServices;
@@ -63,10 +65,12 @@ export function createRequestContext(
   requestId: string,
   identity: Identity | null,
   ip: string,
+  operator = false,
 ): RequestContext {
   return {
     requestId,
     identity,
+    operator,
     em: services.orm.em.fork() as EntityManager,
     services,
     log: services.log.child({ requestId }),

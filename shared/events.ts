@@ -7,6 +7,8 @@ export interface PlatformEvents {
   'account.email_verified': { userId: string; email: string };
   /** An on-chain payment booked after its call was answered: what each publisher earned by it. */
   'x402.booked_late': { publisherEarnings: { publisherId: string; amount: bigint }[] };
+  /** A Stripe event whose signature was verified at POST /webhooks/stripe (each domain acts on its own types). */
+  'stripe.event_received': { id: string; type: string; created: number; object: Record<string, unknown> };
 }
 
 export type EventHandler<K extends keyof PlatformEvents> = (payload: PlatformEvents[K], em: EntityManager) => Promise<void>;

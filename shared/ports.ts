@@ -9,6 +9,18 @@ export interface PublisherPayee {
   walletNetworkId: string | null;
 }
 
+/** What billing needs to know of a publisher to charge, refund and pay it out. */
+export interface BilledPublisher {
+  publisherId: string;
+  slug: string;
+  /** The organization that owns it (its owners and admins manage its billing). */
+  organizationId: string;
+  /** Percent in micro-units (2.5% = 2_500_000n), as the marketplace stores it. */
+  gatewayFeePercent: bigint;
+  walletAddress: string | null;
+  walletNetworkId: string | null;
+}
+
 /** Billable usage one domain records for an organization; billing invoices it. */
 export interface UsageRecord {
   organizationId: string;
@@ -61,6 +73,12 @@ export interface PlatformPorts {
   organizationRole?(em: EntityManager, userId: string, organizationId: string): Promise<string | null>;
   /** Billing: records billable usage; answers false when the idempotency key was recorded before. */
   recordUsage?(em: EntityManager, usage: UsageRecord): Promise<boolean>;
+  /** Marketplace: an active publisher by slug, as billing needs it; null when unknown or inactive. */
+  billedPublisher?(em: EntityManager, slug: string): Promise<BilledPublisher | null>;
+  /** Accounts: each user's default organization (whose invoice shows the user's wallet activity); unknown users are left out. */
+  defaultOrganizations?(em: EntityManager, userIds: string[]): Promise<Map<string, string>>;
+  /** Accounts: the users whose default organization it is (whose wallets its usage summary shows). */
+  defaultOrganizationUsers?(em: EntityManager, organizationId: string): Promise<string[]>;
   /**
    * OAuth: the access token of the user's default connection to a provider, refreshed when it is
    * about to expire, for a publisher that passes the user's own token upstream.

@@ -60,7 +60,7 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
           throw new GraphQLError('Invalid gateway token', { extensions: { code: 'invalid_gateway_token', status: 401, http: { status: 401 } } });
         });
         // Per-address limits must see the caller's address, which only the gateway knows.
-        return createRequestContext(services, verified.requestId, verified.identity, verified.ip ?? req.ip ?? 'unknown');
+        return createRequestContext(services, verified.requestId, verified.identity, verified.ip ?? req.ip ?? 'unknown', verified.operator);
       },
     }),
   );

@@ -63,6 +63,7 @@ function restOperation(route: RestRoute, source: OpenApiSource, components: Reco
         required: false,
         schema: type ? stripNull(inputSchema(type, components)) : { type: 'string' },
       })),
+      ...inputs.headerParams.map((name) => ({ name, in: 'header', required: false, schema: { type: 'string' } })),
     ],
     responses: {
       [status]:

@@ -6,6 +6,8 @@ export interface RouteInputs {
   pathParams: string[];
   /** Query parameters the row reads, with the GraphQL input type each ends up in (when one can be told). */
   queryParams: { name: string; type?: GraphQLInputType }[];
+  /** Request headers the row reads (e.g. Idempotency-Key), lower-case. */
+  headerParams: string[];
   /** The variable the JSON body becomes, and the keys the row sets itself (from the path): not the caller's to send. */
   body?: { type: GraphQLInputType; setByRoute: string[] };
 }
@@ -38,18 +40,26 @@ export function probeRoute(prepared: PreparedRoute): RouteInputs {
       return undefined;
     },
   });
+  const headersRead = new Set<string>();
+  const headers = new Proxy({} as Record<string, string | undefined>, {
+    get: (_target, key) => {
+      if (typeof key === 'string') headersRead.add(key);
+      return undefined;
+    },
+  });
   const params = Object.fromEntries(pathParams.map((name) => [name, name]));
   let variables: Record<string, unknown> = {};
   try {
-    variables = prepared.route.variables?.({ params, query, body: { [BODY]: true } }) ?? {};
+    variables = prepared.route.variables?.({ params, query, headers, body: { [BODY]: true } }) ?? {};
   } catch {
     // A row that refuses an empty request still told us what it read before refusing.
   }
   const queryParams = [...read].map((name) => ({ name, type: queryParamType(prepared, name) }));
+  const headerParams = [...headersRead];
   for (const [name, value] of Object.entries(variables)) {
     if (!value || typeof value !== 'object' || !(BODY in value)) continue;
     const type = prepared.variableTypes.get(name);
-    if (type) return { pathParams, queryParams, body: { type, setByRoute: Object.keys(value) } };
+    if (type) return { pathParams, queryParams, headerParams, body: { type, setByRoute: Object.keys(value) } };
   }
-  return { pathParams, queryParams };
+  return { pathParams, queryParams, headerParams };
 }

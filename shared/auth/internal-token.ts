@@ -19,6 +19,8 @@ export interface InternalCall {
   subgraph: string;
   requestId: string;
   identity: Identity | null;
+  /** The caller is the platform operator (ADMIN_API_KEYS). */
+  operator?: boolean;
   ip: string | null;
   /** operationDigest of what is sent with the token. */
   operation: string;
@@ -31,7 +33,7 @@ export interface InternalCall {
  * used at another subgraph or with another query.
  */
 export async function signInternalIdentity(secret: string, call: InternalCall): Promise<string> {
-  return new SignJWT({ identity: call.identity, rid: call.requestId, ip: call.ip, op: call.operation })
+  return new SignJWT({ identity: call.identity, operator: call.operator === true, rid: call.requestId, ip: call.ip, op: call.operation })
     .setProtectedHeader({ alg: 'HS256' })
     .setJti(randomUUID())
     .setIssuer(ISSUER)
@@ -66,12 +68,13 @@ export async function verifyInternalIdentity(
   secret: string,
   token: string,
   expected: { subgraph: string; operation: string; spent: SpentGatewayTokens },
-): Promise<{ identity: Identity | null; requestId: string; ip: string | null }> {
+): Promise<{ identity: Identity | null; operator: boolean; requestId: string; ip: string | null }> {
   const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, audience: audienceOf(expected.subgraph) });
   if (payload.op !== expected.operation) throw new Error('The gateway token was made for another operation');
   if (typeof payload.jti !== 'string' || !expected.spent.spend(payload.jti, payload.exp ?? 0)) throw new Error('The gateway token was used already');
   return {
     identity: (payload.identity as Identity | null) ?? null,
+    operator: payload.operator === true,
     requestId: String(payload.rid ?? ''),
     ip: typeof payload.ip === 'string' ? payload.ip : null,
   };

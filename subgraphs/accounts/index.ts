@@ -14,6 +14,7 @@ import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
 import { emailVerifiedNow } from './services/users.js';
 import { organizationIdsOf, roleIn } from './services/organizations.js';
+import { defaultOrganizations, defaultOrganizationUsers } from './services/default-organizations.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -34,6 +35,8 @@ export const accountsSubgraph: SubgraphModule = {
     services.ports.emailVerified = emailVerifiedNow;
     services.ports.organizationRole = roleIn;
     services.ports.organizationIdsOf = organizationIdsOf;
+    services.ports.defaultOrganizations = defaultOrganizations;
+    services.ports.defaultOrganizationUsers = defaultOrganizationUsers;
     followApiKeyChanges(services);
   },
 };

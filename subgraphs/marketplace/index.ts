@@ -17,6 +17,7 @@ import { countLateEarnings } from './proxy/usage-counters-of.js';
 import { followPublisherChanges } from './services/load-publisher-for-call.js';
 import { publisherPayee } from './services/publisher-payee.js';
 import { publisherBySlug, publishersOwnedBy } from './services/publisher-refs.js';
+import { billedPublisher } from './services/billed-publisher.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
 
 export const marketplaceSubgraph: SubgraphModule = {
@@ -47,6 +48,7 @@ export const marketplaceSubgraph: SubgraphModule = {
     services.ports.publisherPayee = publisherPayee;
     services.ports.publishersOwnedBy = publishersOwnedBy;
     services.ports.publisherBySlug = publisherBySlug;
+    services.ports.billedPublisher = billedPublisher;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
       // A fresh development start shows a living marketplace; only an empty catalogue is seeded.
       const added = await seedCatalogue(services, { onlyWhenEmpty: true });

@@ -16,7 +16,7 @@ afterAll(() => t.close());
 function requestFor(route: RestRoute): RestRequest {
   const params: Record<string, string> = {};
   for (const [, name] of route.path.matchAll(/:([a-z_]+)/g)) params[name!] = name === 'organization_id' ? 'default' : randomUUID();
-  return { params, query: {}, body: {} };
+  return { params, query: {}, body: {}, headers: {} };
 }
 
 const pathOf = (route: RestRoute, request: RestRequest) => route.path.replace(/:([a-z_]+)/g, (_m, name) => request.params[name]!);

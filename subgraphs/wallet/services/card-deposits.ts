@@ -6,7 +6,7 @@ import { AppError, badRequest } from '../../../shared/errors.js';
 import { ensureWalletAccount, pickSystemAccount, transfer, type LedgerTransfer } from '../../../shared/ledger/index.js';
 import { isUuid } from '../../../shared/ids.js';
 import { centsToMicros } from '../../../shared/money.js';
-import { stripeClient } from './stripe-client.js';
+import { stripeClient } from '../../../shared/stripe-client.js';
 
 export const MIN_DEPOSIT_CENTS = 100;
 export const MAX_DEPOSIT_CENTS = 10_000;

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { Config } from '../../../shared/config.js';
+import type { Config } from './config.js';
 
 const clients = new Map<string, Stripe>();
 
