@@ -8,6 +8,7 @@ import { AppError } from '../shared/errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
+import { MCP_CHALLENGE, mcpRouter } from '../mcp/http-route.js';
 import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
@@ -30,6 +31,7 @@ export const JSON_BODY_LIMIT = '1mb';
  * of the surface asked, so a GraphQL client finds its code in errors[].extensions too.
  */
 function sendFrontDoorError(req: Request, res: Response, error: ErrorBody): void {
+  if (error.status === 401 && req.path.startsWith('/mcp')) res.setHeader('WWW-Authenticate', MCP_CHALLENGE);
   (req.path.startsWith('/graphql') ? sendGraphQLError : sendError)(res, error);
 }
 
@@ -137,6 +139,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use(mcpRouter(parts.graphql, parts.apiSchema, services.config.mcp));
   app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));
   app.use((req, res) =>
     sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` }),

@@ -220,6 +220,8 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** The tool-protocol server at /mcp (the stdio server reads the same MCP_* variables). */
+  mcp: McpSettings;
 }
 
 export class ConfigError extends Error {}
@@ -377,6 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rpcUrls: values.X402_RPC_URLS,
     },
     subgraphUrls,
+    mcp: loadMcpSettings(env),
     seedCatalogue: values.SEED_CATALOGUE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
@@ -387,5 +390,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),
       holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, longestCallSecondsOf(values.PROXY_TIMEOUT_MS)),
     },
+  };
+}
+
+/** The tool groups MCP_TOOLSETS can offer (each tool belongs to one). */
+export const MCP_TOOLSET_NAMES = ['projects', 'branches', 'sql', 'endpoints', 'marketplace', 'wallet'] as const;
+export type McpToolset = (typeof MCP_TOOLSET_NAMES)[number];
+
+/** What the tool-protocol server offers and how far it goes: the same settings for the stdio server and /mcp. */
+export interface McpSettings {
+  /** Rows (and list items) a tool result carries at most; the rest is left off with `truncated: true`. */
+  maxRows: number;
+  /** Paid calls priced above this (micro-dollars) need `confirm: true` or an accepted elicitation. */
+  confirmAbove: bigint;
+  /** Hide every tool that writes; run_sql and run_sql_transaction run in read-only transactions. */
+  readOnly: boolean;
+  /** The tool groups offered (all when unset). */
+  toolsets: McpToolset[];
+  /** Every project tool is held to this one project. */
+  projectId?: string;
+}
+
+const mcpEnvSchema = z.object({
+  MCP_MAX_ROWS: numberSetting(z.coerce.number().int().min(1).max(10_000).default(200)),
+  MCP_CONFIRM_ABOVE_USD: z.string().default('0.10'),
+  MCP_READ_ONLY: booleanFlag(false),
+  MCP_TOOLSETS: optionalString,
+  MCP_PROJECT_ID: optionalString,
+});
+
+/** MCP_* settings; a wrong value is a ConfigError naming the variable. */
+export function loadMcpSettings(env: NodeJS.ProcessEnv = process.env): McpSettings {
+  const parsed = mcpEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const values = parsed.data;
+  const toolsets = values.MCP_TOOLSETS ? listOf(values.MCP_TOOLSETS.toLowerCase()) : [...MCP_TOOLSET_NAMES];
+  const unknown = toolsets.filter((name) => !(MCP_TOOLSET_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0 || toolsets.length === 0) {
+    throw new ConfigError(`Invalid configuration:\n  MCP_TOOLSETS: ${unknown.join(', ') || '(empty)'} is not one of ${MCP_TOOLSET_NAMES.join(', ')}`);
+  }
+  return {
+    maxRows: values.MCP_MAX_ROWS,
+    confirmAbove: configMoney(values.MCP_CONFIRM_ABOVE_USD, 'MCP_CONFIRM_ABOVE_USD'),
+    readOnly: values.MCP_READ_ONLY,
+    toolsets: toolsets as McpToolset[],
+    projectId: values.MCP_PROJECT_ID,
   };
 }

@@ -66,7 +66,7 @@ export const marketplaceRoutes: RestRoute[] = [
     method: 'POST',
     path: '/publishers/:slug/estimate',
     document: `query($slug: String!, $input: EstimateInput!) { estimatePublisherCall(slug: $slug, input: $input) {
-      estimatedCost currency breakdown { base markup gatewayFee minimumApplied } pricingModel } }`,
+      estimatedCost currency breakdown { base markup gatewayFee minimumApplied } pricingModel maxCost } }`,
     variables: (request) => ({ slug: slug(request), input: bodyObject(request) }),
   },
   {

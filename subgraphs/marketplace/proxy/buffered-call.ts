@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
-import { formatMicros } from '../services/decimal.js';
+import { formatMicros, parseOptionalMicros } from '../services/decimal.js';
 import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
@@ -14,6 +14,8 @@ export interface BufferedCallInput {
   path?: string | null;
   query?: Record<string, unknown> | null;
   body?: unknown;
+  /** The most the caller agreed to pay (a decimal string): a call that could cost more is refused before anything is held. */
+  maxCharge?: string | null;
 }
 
 export interface BufferedCallResult {
@@ -52,8 +54,12 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = checkedCallPath(input.path ?? '/');
+  const maxCharge = parseOptionalMicros(input.maxCharge, 'max_charge');
   const toolName = await toolNameOf(context, input.slug, method, path);
-  if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
+  if (toolName !== null) {
+    if (maxCharge !== null) throw badRequest('max_charge_unsupported', 'max_charge applies to HTTP calls, not tool calls');
+    return toolCallAnswer(context, input.slug, toolName, input.body);
+  }
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
     slug: input.slug,
@@ -62,6 +68,7 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
     query: queryString(input.query),
     headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
     body: hasBody ? JSON.stringify(input.body) : null,
+    maxCharge,
   });
   const body = await readPaidAnswer(context, started);
   const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);

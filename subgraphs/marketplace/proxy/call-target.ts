@@ -5,7 +5,7 @@ import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
 import { matchAllowedEndpoint, NO_MATCH } from '../services/call-access.js';
-import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
+import { holdFor, priceOfCall, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
 
 export interface CallTarget {
@@ -77,7 +77,7 @@ export async function resolveCallTarget(
   }
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
   const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
-  const reserve = chargesUpstreamCost ? reserveFor(pricing, price) : price.total;
+  const reserve = holdFor(publisher.billingModel, pricing, price);
   // Saved before pay_per_use needed a reserve_max_charge: nothing to hold, so it is not called for free.
   if (chargesUpstreamCost && reserve === 0n) {
     throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} sets no reserve_max_charge for its pay-per-use calls; nothing was charged`);

@@ -3,6 +3,7 @@ import { badRequest } from '../../../shared/errors.js';
 import { HTTP_METHODS } from '../entities/constants.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
+import { holdFor } from './pricing.js';
 import { checkedCallPath } from '../proxy/call-path.js';
 import { priceCallOn } from '../proxy/call-target.js';
 import { publisherForCall } from './load-publisher-for-call.js';
@@ -14,6 +15,7 @@ export interface Estimate {
   currency: string;
   breakdown: { base: string; markup: string; gatewayFee: string; minimumApplied: boolean };
   pricingModel: string;
+  maxCost: string;
 }
 
 /** The proxy also takes HEAD (priced as the GET of its path). */
@@ -45,5 +47,6 @@ export async function estimateCall(context: RequestContext, slug: string, input:
       minimumApplied: price.minimumApplied,
     },
     pricingModel: pricing.pricingModel,
+    maxCost: formatMicros(holdFor(publisher.billingModel, pricing, price)),
   };
 }

@@ -4,7 +4,8 @@ import { pageOf } from '../../../shared/paging.js';
 import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
-import { findActivePublisher } from './find-publisher.js';
+import { isUuid } from '../../../shared/ids.js';
+import { findActivePublisher, publisherNotFound } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
 
@@ -36,3 +37,10 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
 
 /** GET /publishers/{slug}: one active publisher. */
 export const getPublisher = (context: RequestContext, slug: string) => findActivePublisher(context.em, slug);
+
+/** One active publisher by id; an id that is no uuid is simply not found. */
+export async function getPublisherById(context: RequestContext, id: string): Promise<Publisher> {
+  const publisher = isUuid(id) ? await context.em.findOne(Publisher, { id, isActive: true }) : null;
+  if (!publisher) throw publisherNotFound();
+  return publisher;
+}

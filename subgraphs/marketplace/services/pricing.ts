@@ -118,6 +118,10 @@ export function reserveFor(pricing: PricingTerms, estimate: CallPrice): bigint {
   return pricing.reserveMaxCharge ?? estimate.total;
 }
 
+/** What a call holds, the most it can be charged: its price, or for pay_per_use the reserve. */
+export const holdFor = (billingModel: string, pricing: PricingTerms, price: CallPrice): bigint =>
+  billingModel === 'pay_per_use' ? reserveFor(pricing, price) : price.total;
+
 /**
  * A capped price keeps the fee's share: the fee is gateway_fee_percent on top of the marked-up
  * price, so of a capped total `cap` it is cap·p/(100+p) (rounded up, like the fee itself), and the

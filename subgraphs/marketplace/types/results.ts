@@ -22,6 +22,8 @@ export class CallEstimate {
   @Field(() => String) currency!: string;
   @Field(() => EstimateBreakdown) breakdown!: EstimateBreakdown;
   @Field(() => String) pricingModel!: string;
+  @Field(() => String, { description: 'The most the call can be charged: what is held before it (the estimate, or the pay-per-use ceiling)' })
+  maxCost!: string;
 }
 
 @ObjectType()

@@ -1,0 +1,81 @@
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  getNamedType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+} from 'graphql';
+import { PlatformError, type PlatformClient } from './platform-client.js';
+
+/** How deep a record's nested records are selected (a project's branches' endpoints, and no further). */
+const MAX_DEPTH = 3;
+
+/**
+ * What the platform's public schema offers, read once by introspection. Tools whose part of the
+ * platform may not be deployed (the databases subgraph) ask here first, so a missing field is
+ * named in a tool error instead of failing as an invalid document, and select every field the
+ * platform's record has (whatever it added beyond the contract).
+ */
+export class SchemaCatalog {
+  private schema: Promise<GraphQLSchema> | null = null;
+
+  /** From the platform's own schema (in-process), or read over its public interface. */
+  constructor(private readonly source: PlatformClient | GraphQLSchema) {
+    if (!('raw' in source)) this.schema = Promise.resolve(source);
+  }
+
+  private load(): Promise<GraphQLSchema> {
+    const client = this.source as PlatformClient;
+    this.schema ??= client.raw(getIntrospectionQuery({ descriptions: false })).then((answer) => {
+      if (!answer.data) {
+        this.schema = null;
+        throw new PlatformError('platform_error', `The platform's schema could not be read: ${answer.errors?.[0]?.message ?? 'no data'}`);
+      }
+      return buildClientSchema(answer.data as unknown as IntrospectionQuery);
+    });
+    return this.schema;
+  }
+
+  /** The root field, or a tool error naming what the platform lacks. */
+  async rootField(kind: 'query' | 'mutation', name: string): Promise<GraphQLField<unknown, unknown>> {
+    const schema = await this.load();
+    const root = kind === 'query' ? schema.getQueryType() : schema.getMutationType();
+    const field = root?.getFields()[name];
+    if (!field) {
+      throw new PlatformError(
+        'not_available',
+        `This platform has no ${kind} field ${name} yet (the databases part of the platform is not deployed here); nothing was done`,
+      );
+    }
+    return field;
+  }
+
+  /** `{ … }` selecting every field of the root field's type that takes no required argument, or '' for a scalar. */
+  async selectionOf(kind: 'query' | 'mutation', name: string): Promise<string> {
+    const field = await this.rootField(kind, name);
+    return selectionFor(getNamedType(field.type), 0, new Set());
+  }
+}
+
+function selectionFor(type: GraphQLNamedType, depth: number, path: Set<string>): string {
+  if (!isObjectType(type)) return '';
+  const seen = new Set([...path, type.name]);
+  const parts: string[] = [];
+  for (const field of Object.values(type.getFields())) {
+    if (field.args.some((arg) => isNonNullType(arg.type) && arg.defaultValue === undefined)) continue;
+    const named = getNamedType(field.type);
+    if (!isObjectType(named)) {
+      parts.push(field.name);
+      continue;
+    }
+    // A cycle (a branch's project's branches) or a record too deep is left out.
+    if (depth + 1 >= MAX_DEPTH || seen.has(named.name)) continue;
+    const nested = selectionFor(named, depth + 1, seen);
+    if (nested) parts.push(`${field.name} ${nested}`);
+  }
+  return parts.length ? `{ ${parts.join(' ')} }` : '{ __typename }';
+}
