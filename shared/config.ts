@@ -162,6 +162,17 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  DATA_PLANE_DATABASE_URL: urlSetting('DATA_PLANE_DATABASE_URL', ['postgres:', 'postgresql:']),
+  DATA_PLANE_NAME_PREFIX: z.string().regex(/^[a-z][a-z0-9_]{0,19}$/, 'DATA_PLANE_NAME_PREFIX must be 1 to 20 lower-case letters, digits or _, starting with a letter').default('acp_'),
+  DATABASE_REGIONS: z.string().default('local'),
+  ENDPOINT_IDLE_SUSPEND_SECONDS: numberSetting(z.coerce.number().int().min(10).max(604_800).default(300)),
+  BRANCH_PARENT_WAIT_MS: numberSetting(z.coerce.number().int().min(0).max(60_000).default(2_000)),
+  SQL_STATEMENT_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
+  SQL_MAX_ROWS: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1_000)),
+  SQL_MAX_RESULT_BYTES: numberSetting(z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024)),
+  SQL_MAX_CONCURRENT_PER_PROJECT: numberSetting(z.coerce.number().int().min(1).max(100).default(4)),
+  DATABASE_COMPUTE_SECOND_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(28)),
+  DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(0)),
 });
 
 /**
@@ -222,6 +233,22 @@ export interface Config {
   subgraphUrls: Record<string, string>;
   /** The tool-protocol server at /mcp (the stdio server reads the same MCP_* variables). */
   mcp: McpSettings;
+  /** Managed databases: where user data lives (never the platform's own server) and the limits on user SQL. */
+  databases: {
+    /** A role with CREATEDB and CREATEROLE; unset: an embedded cluster under DATA_DIR/data-plane. */
+    dataPlaneUrl?: string;
+    /** Every database and role the platform creates on the data plane starts with it. */
+    namePrefix: string;
+    regions: string[];
+    idleSuspendSeconds: number;
+    branchParentWaitMs: number;
+    statementTimeoutMs: number;
+    maxRows: number;
+    maxResultBytes: number;
+    maxConcurrentPerProject: number;
+    computeSecondPriceMicros: bigint;
+    storageByteHourPriceMicros: bigint;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -281,6 +308,15 @@ function refuseDevelopmentOnlySettings(values: { PROXY_ALLOW_PRIVATE_UPSTREAMS: 
   if (values.X402_SETTLEMENT === 'verify-only' && findNetwork(values.X402_NETWORK)?.testnet === false) {
     throw new ConfigError('Invalid configuration:\n  X402_SETTLEMENT: verify-only on Base mainnet would serve calls whose payments are never collected');
   }
+}
+
+/** DATABASE_REGIONS: at least one region name, lower-case letters, digits and dashes. */
+function databaseRegions(value: string): string[] {
+  const regions = listOf(value);
+  if (regions.length === 0 || regions.some((region) => !/^[a-z0-9][a-z0-9-]{0,39}$/.test(region))) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REGIONS: a comma-separated list of region names (lower-case letters, digits and -)');
+  }
+  return [...new Set(regions)];
 }
 
 /** A promotion's amount: above 0, as a claim of nothing is refused by the ledger. */
@@ -380,6 +416,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subgraphUrls,
     mcp: loadMcpSettings(env),
+    databases: {
+      dataPlaneUrl: values.DATA_PLANE_DATABASE_URL,
+      namePrefix: values.DATA_PLANE_NAME_PREFIX,
+      regions: databaseRegions(values.DATABASE_REGIONS),
+      idleSuspendSeconds: values.ENDPOINT_IDLE_SUSPEND_SECONDS,
+      branchParentWaitMs: values.BRANCH_PARENT_WAIT_MS,
+      statementTimeoutMs: values.SQL_STATEMENT_TIMEOUT_MS,
+      maxRows: values.SQL_MAX_ROWS,
+      maxResultBytes: values.SQL_MAX_RESULT_BYTES,
+      maxConcurrentPerProject: values.SQL_MAX_CONCURRENT_PER_PROJECT,
+      computeSecondPriceMicros: BigInt(values.DATABASE_COMPUTE_SECOND_PRICE_MICROS),
+      storageByteHourPriceMicros: BigInt(values.DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS),
+    },
     seedCatalogue: values.SEED_CATALOGUE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,

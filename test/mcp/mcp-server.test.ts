@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { buildSchema } from 'graphql';
+import { SchemaCatalog } from '../../mcp/platform/schema-catalog.js';
 import { FakeStripe } from '../fakes/stripe-server.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 import { signUpVerified } from '../support/accounts.js';
+import { createTestDataPlane, type TestDataPlane } from '../support/data-plane.js';
 import { fundWallet } from '../support/funding.js';
 import { httpClient, runCli, stdioClient, type ConnectedClient } from '../support/mcp.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -12,6 +15,7 @@ import { checkLedgerAfterEach, verifiedAgent } from '../support/wallet.js';
 import { PAID_TOOLS, READ_ONLY_TOOLS, SPEC_TOOLS } from './tool-catalogue.js';
 
 let t: TestPlatform;
+let plane: TestDataPlane;
 let upstream: FakeUpstream;
 let stripe: FakeStripe;
 let ownerToken: string;
@@ -19,8 +23,9 @@ let sqlPublisher: Record<string, any>;
 let apiPublisher: Record<string, any>;
 
 beforeAll(async () => {
-  [upstream, stripe] = await Promise.all([startFakeUpstream(), new FakeStripe().start()]);
+  [upstream, stripe, plane] = await Promise.all([startFakeUpstream(), new FakeStripe().start(), createTestDataPlane()]);
   t = await startTestPlatform({
+    ...plane.env,
     PROXY_ALLOW_PRIVATE_UPSTREAMS: 'true',
     STRIPE_SECRET_KEY: 'sk_test_mcp',
     STRIPE_WEBHOOK_SECRET: 'whsec_test_mcp',
@@ -56,7 +61,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await Promise.all([upstream?.close(), stripe?.close()]);
+  await Promise.all([upstream?.close(), stripe?.close(), plane?.drop()]);
 });
 checkLedgerAfterEach(() => t);
 
@@ -88,7 +93,7 @@ async function toolError(client: Client, name: string, args: Record<string, unkn
 
 /** Create a project, branch it, make a table, write, read, a transaction, explain, describe, suspend/start, delete. */
 async function databaseSession(client: Client) {
-  const created = await ok(client, 'create_project', { name: 'agent-app', region: 'aws-us-east-1' });
+  const created = await ok(client, 'create_project', { name: 'agent-app', region: 'local' });
   const projectId = created.project.id as string;
   expect(created.connection_uri).toMatch(/^postgres(ql)?:\/\//);
   expect((await ok(client, 'list_projects')).projects.map((project: any) => project.id)).toContain(projectId);
@@ -111,10 +116,12 @@ async function databaseSession(client: Client) {
   expect(JSON.stringify((await ok(client, 'get_database_tables', sql)).tables)).toContain('notes');
   expect(JSON.stringify(await ok(client, 'describe_table_schema', { ...sql, table_name: 'notes' }))).toContain('body');
 
-  const endpoint = await ok(client, 'create_endpoint', { ...target, autoscaling_min: 1, autoscaling_max: 2 });
-  expect((await ok(client, 'list_endpoints', target)).endpoints.map((item: any) => item.id)).toContain(endpoint.id);
-  await ok(client, 'suspend_endpoint', { ...target, endpoint_id: endpoint.id });
-  await ok(client, 'start_endpoint', { ...target, endpoint_id: endpoint.id });
+  // A branch comes with its read-write endpoint: asking for another is the platform's refusal, as a tool error.
+  expect(await toolError(client, 'create_endpoint', { ...target, autoscaling_min: 1, autoscaling_max: 2 })).toMatchObject({ code: 'endpoint_exists' });
+  const [endpoint] = (await ok(client, 'list_endpoints', target)).endpoints;
+  expect(await ok(client, 'suspend_endpoint', { ...target, endpoint_id: endpoint.id })).toMatchObject({ id: endpoint.id, state: 'suspended' });
+  expect(await ok(client, 'start_endpoint', { ...target, endpoint_id: endpoint.id })).toMatchObject({ id: endpoint.id, state: 'active' });
+  expect((await ok(client, 'run_sql', { ...sql, query: 'select count(*)::int as n from notes' })).rows).toEqual([{ n: 2 }]);
 
   expect(await ok(client, 'delete_branch', target)).toEqual({ deleted: true, branch_id: branch.id });
   expect(await ok(client, 'delete_project', { project_id: projectId })).toEqual({ deleted: true, project_id: projectId });
@@ -155,7 +162,12 @@ async function payingSession(client: Client) {
   expect(stripe.sessions.get(deposit.session_id)).toMatchObject({ amount_total: 500, currency: 'usd' });
 }
 
-const databasesDeployed = () => t.platform.apiSchema.getMutationType()?.getFields().runSql !== undefined;
+/** A project of the agent's, made through the platform's GraphQL: its main branch and database. */
+async function projectOf(apiKey: string) {
+  const made = await t.api.graphql('mutation { createProject(input: { name: "scratch", region: "local" }) { project { id defaultBranchId } } }', {}, { token: apiKey });
+  const { id, defaultBranchId } = made.body.data!.createProject.project;
+  return { project_id: id as string, branch_id: defaultBranchId as string, database: 'app' };
+}
 
 describe.each([
   ['stdio', (key: string) => stdioClient(t.platform.url, { API_KEY: key })],
@@ -194,11 +206,6 @@ describe.each([
   });
 
   it('manages a database: project, branch, table, writes, reads, a transaction, explain, describe, endpoints, deletion', async () => {
-    if (!databasesDeployed()) {
-      // Without the databases subgraph each database tool names what the platform lacks.
-      expect(await toolError(connected.client, 'list_projects')).toMatchObject({ code: 'not_available', message: expect.stringContaining('projects') });
-      return;
-    }
     await databaseSession(connected.client);
   });
 
@@ -224,17 +231,15 @@ describe('the stdio server', () => {
     try {
       const names = (await connected.client.listTools()).tools.map((tool) => tool.name).sort();
       expect(names).toEqual([...READ_ONLY_TOOLS, 'run_sql', 'run_sql_transaction'].sort());
-      const refused = await connected.client.callTool({ name: 'create_project', arguments: { name: 'x', region: 'aws-us-east-1' } }).catch((error) => error);
+      const refused = await connected.client.callTool({ name: 'create_project', arguments: { name: 'x', region: 'local' } }).catch((error) => error);
       expect([refused.code, refused.message]).toEqual([ErrorCode.InvalidParams, expect.stringContaining('not offered')]);
       const paid = await connected.client.callTool({ name: 'execute_paid_api', arguments: { publisher: apiPublisher.slug } }).catch((error) => error);
       expect(paid.code).toBe(ErrorCode.InvalidParams);
-      if (databasesDeployed()) {
-        const project = (await t.api.graphql('mutation { createProject(input: { name: "ro", region: "aws-us-east-1" }) { project { id } } }', {}, { token: agent.api_key })).body.data.createProject.project;
-        const branch = (await ok(connected.client, 'list_branches', { project_id: project.id })).branches[0];
-        const database = (await ok(connected.client, 'list_databases', { project_id: project.id, branch_id: branch.id })).databases[0].name;
-        const write = await toolError(connected.client, 'run_sql', { project_id: project.id, branch_id: branch.id, database, query: 'create table t (x int)' });
-        expect(write.code).toBe('read_only_query');
-      }
+      const target = await projectOf(agent.api_key);
+      expect(await toolError(connected.client, 'run_sql', { ...target, query: 'create table t (x int)' })).toMatchObject({ code: 'read_only_query' });
+      expect(await toolError(connected.client, 'run_sql_transaction', { ...target, queries: ['select 1', 'create table t (x int)'] })).toMatchObject({ code: 'read_only_query' });
+      expect((await ok(connected.client, 'run_sql', { ...target, query: 'select 1 as one' })).rows).toEqual([{ one: 1 }]);
+      expect(await ok(connected.client, 'get_database_tables', target)).toMatchObject({ tables: [] });
     } finally {
       await connected.close();
     }
@@ -256,6 +261,9 @@ describe('the stdio server', () => {
     const agent = await payingAgent();
     const connected = await stdioClient(t.platform.url, { API_KEY: agent.api_key, MCP_MAX_ROWS: '5' });
     try {
+      const rows = await ok(connected.client, 'run_sql', { ...(await projectOf(agent.api_key)), query: 'select generate_series(1, 12) as n' });
+      expect(rows).toMatchObject({ row_count: 12, truncated: true, hint: expect.stringContaining('LIMIT') });
+      expect(rows.rows).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })));
       const query = await ok(connected.client, 'execute_paid_query', { publisher: sqlPublisher.slug, query: 'select * from counties' });
       expect([query.result.rows.length, query.truncated]).toEqual([5, true]);
       const listed = await ok(connected.client, 'list_agent_publishers', { limit: 50 });
@@ -286,6 +294,13 @@ describe('the stdio server', () => {
     } finally {
       await connected.close();
     }
+  });
+});
+
+describe('a platform without the databases part', () => {
+  it('answers a tool error naming the field it lacks, never a made-up result', async () => {
+    const catalog = new SchemaCatalog(buildSchema('type Query { wallet: Int }'));
+    await expect(catalog.rootField('query', 'projects')).rejects.toMatchObject({ code: 'not_available', message: expect.stringContaining('projects') });
   });
 });
 

@@ -25,4 +25,9 @@ export class ManagedDatabase {
   @Field(() => Date)
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
+
+  /** Its name on the data plane (what a PostgreSQL client connects to); generated, unique on the server. */
+  @Field(() => String)
+  @Property({ type: 'text', unique: true })
+  physicalName!: string;
 }
