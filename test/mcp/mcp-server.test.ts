@@ -209,8 +209,11 @@ describe.each([
     await databaseSession(connected.client);
   });
 
-  it('answers a platform refusal as a tool error with its code, and a bad argument as invalid params naming the field', async () => {
+  it('answers a platform refusal (another organization\'s project is not found) as a tool error with its code, and a bad argument as invalid params naming the field', async () => {
     expect(await toolError(connected.client, 'get_agent_publisher', { slug: 'no-such-publisher' })).toMatchObject({ code: 'publisher_not_found' });
+    const someoneElses = await projectOf((await payingAgent()).api_key);
+    expect(await toolError(connected.client, 'describe_project', { project_id: someoneElses.project_id })).toMatchObject({ code: 'project_not_found' });
+    expect(await toolError(connected.client, 'run_sql', { ...someoneElses, query: 'select 1' })).toMatchObject({ code: 'project_not_found' });
     const refused = await connected.client.callTool({ name: 'create_prepaid_deposit', arguments: { amount_usd: 4.99 } }).catch((error) => error);
     expect(refused).toBeInstanceOf(McpError);
     expect([refused.code, refused.message]).toEqual([ErrorCode.InvalidParams, expect.stringContaining('amount_usd')]);
