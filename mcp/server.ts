@@ -29,6 +29,17 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSch
   return json as Tool['inputSchema'];
 }
 
+/** A tool's listing and argument parser, made once per process (each /mcp request builds a server). */
+const prepared = new WeakMap<ToolDefinition, { listing: Tool; parser: z.ZodType }>();
+function preparedOf(tool: ToolDefinition) {
+  let entry = prepared.get(tool);
+  if (!entry) {
+    entry = { listing: listed(tool), parser: z.object(tool.input).strict() };
+    prepared.set(tool, entry);
+  }
+  return entry;
+}
+
 function listed(tool: ToolDefinition): Tool {
   return {
     name: tool.name,
@@ -42,8 +53,8 @@ function listed(tool: ToolDefinition): Tool {
 
 /** A bad argument is the caller's mistake at the protocol level: invalid params, naming the field. */
 function parseArguments(tool: ToolDefinition, args: unknown): Record<string, unknown> {
-  const parsed = z.object(tool.input).strict().safeParse(args ?? {});
-  if (parsed.success) return parsed.data;
+  const parsed = preparedOf(tool).parser.safeParse(args ?? {});
+  if (parsed.success) return parsed.data as Record<string, unknown>;
   const problems = parsed.error.issues.map((issue) => {
     const field = issue.path.join('.') || (issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : 'arguments');
     return `${field}: ${issue.message}`;
@@ -81,7 +92,7 @@ export function createToolServer(options: ToolServerOptions): Server {
   const tools = offeredTools(options.settings);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  const listing = tools.map(listed);
+  const listing = tools.map((tool) => preparedOf(tool).listing);
 
   const elicit: ToolContext['elicit'] = async (params) => server.elicitInput({ mode: 'form', ...params } as Parameters<Server['elicitInput']>[0]);
   const canElicit = () => {
