@@ -4,6 +4,12 @@ export function capped<T>(items: T[], max: number, hint: string): { items: T[]; 
   return { items: items.slice(0, max), truncated: true, hint };
 }
 
+/** A tool's list result under `key`, capped at MCP_MAX_ROWS. */
+export function listResult(key: string, all: unknown[], max: number, hint: string): Record<string, unknown> {
+  const { items, ...rest } = capped(all, max, hint);
+  return { [key]: items, ...rest };
+}
+
 /** Paging through a platform list: one more than asked, to know whether there is more. */
 export async function page<T>(
   fetchPage: (limit: number, offset: number) => Promise<T[]>,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capped } from '../results.js';
+import { listResult } from '../results.js';
 import { CREATES, defineTool, DELETES, READS } from '../tool.js';
 import { branchId, listOf, projectId, record } from './fields.js';
 import { branchArgs, callField } from './platform-field.js';
@@ -13,11 +13,8 @@ export const branchTools = [
     annotations: READS,
     input: { project_id: projectId },
     output: listOf('branches'),
-    async run(args, context) {
-      const all = await callField<Record<string, unknown>[]>(context, 'query', 'branches', { projectId: args.project_id });
-      const { items, ...rest } = capped(all, context.settings.maxRows, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one');
-      return { branches: items, ...rest };
-    },
+    run: async (args, context) =>
+      listResult('branches', await callField(context, 'query', 'branches', { projectId: args.project_id }), context.settings.maxRows, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one'),
   }),
   defineTool({
     name: 'create_branch',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capped } from '../results.js';
+import { listResult } from '../results.js';
 import { CREATES, defineTool, READS, SWITCHES } from '../tool.js';
 import { branchId, listOf, projectId, record } from './fields.js';
 import { branchArgs, callField } from './platform-field.js';
@@ -16,11 +16,8 @@ export const endpointTools = [
     annotations: READS,
     input: { project_id: projectId, branch_id: branchId },
     output: listOf('endpoints'),
-    async run(args, context) {
-      const all = await callField<Record<string, unknown>[]>(context, 'query', 'endpoints', branchArgs(args));
-      const { items, ...rest } = capped(all, context.settings.maxRows, 'More endpoints exist than MCP_MAX_ROWS allows');
-      return { endpoints: items, ...rest };
-    },
+    run: async (args, context) =>
+      listResult('endpoints', await callField(context, 'query', 'endpoints', branchArgs(args)), context.settings.maxRows, 'More endpoints exist than MCP_MAX_ROWS allows'),
   }),
   defineTool({
     name: 'create_endpoint',

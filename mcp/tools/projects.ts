@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capped } from '../results.js';
+import { listResult } from '../results.js';
 import { CREATES, defineTool, DELETES, READS } from '../tool.js';
 import { listOf, projectId, record } from './fields.js';
 import { callField } from './platform-field.js';
@@ -16,8 +16,7 @@ export const projectTools = [
     async run(_args, context) {
       const all = await callField<Record<string, unknown>[]>(context, 'query', 'projects');
       const scoped = context.settings.projectId ? all.filter((project) => project.id === context.settings.projectId) : all;
-      const { items, ...rest } = capped(scoped, context.settings.maxRows, 'More projects exist than MCP_MAX_ROWS allows; set MCP_PROJECT_ID to work in one');
-      return { projects: items, ...rest };
+      return listResult('projects', scoped, context.settings.maxRows, 'More projects exist than MCP_MAX_ROWS allows; set MCP_PROJECT_ID to work in one');
     },
   }),
   defineTool({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capped } from '../results.js';
+import { capped, listResult } from '../results.js';
 import { defineTool, READS, RUNS_SQL, type ToolContext } from '../tool.js';
 import { branchId, databaseName, listOf, projectId, record, schemaName } from './fields.js';
 import { branchArgs, callField } from './platform-field.js';
@@ -94,11 +94,8 @@ export const sqlTools = [
     annotations: READS,
     input: { project_id: projectId, branch_id: branchId },
     output: listOf('databases'),
-    async run(args, context) {
-      const all = await callField<Record<string, unknown>[]>(context, 'query', 'branchDatabases', branchArgs(args));
-      const { items, ...rest } = capped(all, context.settings.maxRows, 'More databases exist than MCP_MAX_ROWS allows');
-      return { databases: items, ...rest };
-    },
+    run: async (args, context) =>
+      listResult('databases', await callField(context, 'query', 'branchDatabases', branchArgs(args)), context.settings.maxRows, 'More databases exist than MCP_MAX_ROWS allows'),
   }),
   defineTool({
     name: 'get_database_tables',
@@ -108,11 +105,9 @@ export const sqlTools = [
     annotations: READS,
     input: { ...sqlTarget, schema: schemaName },
     output: listOf('tables'),
-    async run(args, context) {
-      const all = await callField<Record<string, unknown>[]>(context, 'query', 'databaseTables', { ...targetOf(args), schema: args.schema });
-      const { items, ...rest } = capped(all, context.settings.maxRows, 'More tables exist than MCP_MAX_ROWS allows; query information_schema.tables with run_sql to page');
-      return { tables: items, ...rest };
-    },
+    run: async (args, context) =>
+      listResult('tables', await callField(context, 'query', 'databaseTables', { ...targetOf(args), schema: args.schema }), context.settings.maxRows,
+        'More tables exist than MCP_MAX_ROWS allows; query information_schema.tables with run_sql to page'),
   }),
   defineTool({
     name: 'describe_table_schema',
