@@ -6,6 +6,7 @@ import { ManagedDatabase } from './entities/database.js';
 import { DatabaseProject } from './entities/project.js';
 import { ComputeEndpoint, EndpointRun } from './entities/endpoint.js';
 import { databasesMigrations } from './migrations/index.js';
+import { startDatabaseSweeps } from './sweeps.js';
 import { DatabasesResolver } from './resolvers/databases.resolver.js';
 import { BranchResolver } from './resolvers/branch.resolver.js';
 import { EndpointResolver } from './resolvers/endpoint.resolver.js';
@@ -18,4 +19,7 @@ export const databasesSubgraph: SubgraphModule = {
   entities: [DatabaseProject, DatabaseBranch, ManagedDatabase, ComputeEndpoint, EndpointRun],
   migrations: databasesMigrations,
   buildSchema: memoize(() => buildFederatedSchema({ resolvers: [DatabasesResolver, ProjectResolver, BranchResolver, EndpointResolver, SqlResolver] })),
+  startSweeps(services) {
+    startDatabaseSweeps(services);
+  },
 };

@@ -19,7 +19,7 @@ import { withProjectLock } from './project-lock.js';
  * A branch is a real copy of its parent's databases at this moment (CREATE DATABASE … TEMPLATE …
  * STRATEGY FILE_COPY: copy-on-write where the data plane's filesystem can), taken in a brief
  * exclusive window on the parent whose length the branch records (`parentPauseMs`), with the
- * parent's WAL position and time. It gets its own running endpoint.
+ * parent's WAL position and time. It gets its own running endpoint unless asked not to.
  */
 export async function createBranch(context: RequestContext, input: CreateBranchInput): Promise<DatabaseBranch> {
   const project = await findOwnedProject(context, input.projectId);
@@ -37,6 +37,9 @@ export async function createBranch(context: RequestContext, input: CreateBranchI
         for (const { source, copy } of copies) await createPhysicalDatabase(plane, copy, project.roleName, source.physicalName);
         return state;
       });
+      const withEndpoint = input.withEndpoint ?? true;
+      // No compute, no connections: the endpoint created later opens them.
+      if (!withEndpoint) await plane.setAllowConnections(copies.map((entry) => entry.copy), false);
       const branch = persistNew(tx, DatabaseBranch, {
         projectId: project.id,
         name,
@@ -46,7 +49,7 @@ export async function createBranch(context: RequestContext, input: CreateBranchI
         parentPauseMs: window.pauseMs,
       });
       for (const { source, copy } of copies) persistNew(tx, ManagedDatabase, { branchId: branch.id, name: source.name, ownerName: project.roleName, physicalName: copy });
-      addEndpoint(tx, project.id, branch.id, {});
+      if (withEndpoint) addEndpoint(tx, project.id, branch.id, {});
       await tx.flush();
       return branch;
     } catch (error) {

@@ -30,33 +30,32 @@ export async function describeTable(context: RequestContext, target: SqlTarget, 
     );
     const oid = table.rows[0]?.oid;
     if (oid === undefined) throw notFound('Table');
-    const [columns, indexes, constraints, foreignKeys] = await Promise.all([
-      client.query(
-        `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS "dataType", NOT a.attnotnull AS nullable,
-                pg_get_expr(d.adbin, d.adrelid) AS default, a.attnum::int AS position
-           FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-          WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
-        [oid],
-      ),
-      client.query(
-        `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, i.indisunique AS unique, i.indisprimary AS primary
-           FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1 ORDER BY c.relname`,
-        [oid],
-      ),
-      client.query(
-        `SELECT conname AS name, contype AS type, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1 ORDER BY conname`,
-        [oid],
-      ),
-      client.query(
-        `SELECT con.conname AS name,
-                array(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i) AS columns,
-                rn.nspname AS "referencedSchema", rc.relname AS "referencedTable",
-                array(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.i) AS "referencedColumns"
-           FROM pg_constraint con JOIN pg_class rc ON rc.oid = con.confrelid JOIN pg_namespace rn ON rn.oid = rc.relnamespace
-          WHERE con.conrelid = $1 AND con.contype = 'f' ORDER BY con.conname`,
-        [oid],
-      ),
-    ]);
+    // One session answers one query at a time.
+    const columns = await client.query(
+      `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS "dataType", NOT a.attnotnull AS nullable,
+              pg_get_expr(d.adbin, d.adrelid) AS default, a.attnum::int AS position
+         FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+        WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
+      [oid],
+    );
+    const indexes = await client.query(
+      `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition, i.indisunique AS unique, i.indisprimary AS primary
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = $1 ORDER BY c.relname`,
+      [oid],
+    );
+    const constraints = await client.query(
+      `SELECT conname AS name, contype AS type, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1 ORDER BY conname`,
+      [oid],
+    );
+    const foreignKeys = await client.query(
+      `SELECT con.conname AS name,
+              array(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i) AS columns,
+              rn.nspname AS "referencedSchema", rc.relname AS "referencedTable",
+              array(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, i) JOIN pg_attribute a ON a.attrelid = con.confrelid AND a.attnum = k.n ORDER BY k.i) AS "referencedColumns"
+         FROM pg_constraint con JOIN pg_class rc ON rc.oid = con.confrelid JOIN pg_namespace rn ON rn.oid = rc.relnamespace
+        WHERE con.conrelid = $1 AND con.contype = 'f' ORDER BY con.conname`,
+      [oid],
+    );
     const constraintTypes: Record<string, string> = { p: 'primary_key', u: 'unique', c: 'check', f: 'foreign_key', x: 'exclusion', t: 'trigger', n: 'not_null' };
     return {
       schema: namespace,

@@ -61,6 +61,8 @@ export async function createEndpoint(context: RequestContext, input: CreateEndpo
   return withProjectLock(context.em, project.id, async (tx) => {
     if (await tx.count(ComputeEndpoint, { branchId: branch.id })) throw conflict('endpoint_exists', 'This branch already has its read-write endpoint');
     const endpoint = addEndpoint(tx, project.id, branch.id, input);
+    const plane = await dataPlaneOf(context.services);
+    await plane.setAllowConnections(await physicalNamesOf(tx, branch.id), true);
     await tx.flush();
     return endpoint;
   });

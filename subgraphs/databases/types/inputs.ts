@@ -11,6 +11,8 @@ export class CreateBranchInput {
   @Field(() => ID) projectId!: string;
   @Field(() => String) name!: string;
   @Field(() => ID, { nullable: true, description: "The branch to copy; the project's default branch when omitted" }) parentBranchId?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'Give the branch its read-write endpoint now (default true); without one its databases refuse connections' })
+  withEndpoint?: boolean | null;
 }
 
 @InputType()
