@@ -46,7 +46,8 @@ export class PlatformClient {
   }
 }
 
-function errorOf(error: { message?: string; extensions?: Record<string, unknown> }): PlatformError {
+/** The platform's error as a PlatformError with its own code (lower-cased: GraphQL's own codes are upper-case). */
+export function errorOf(error: { message?: string; extensions?: Record<string, unknown> }): PlatformError {
   const extensions = error.extensions ?? {};
   const code = typeof extensions.code === 'string' ? extensions.code.toLowerCase() : 'internal_error';
   const details = extensions.details && typeof extensions.details === 'object' ? (extensions.details as Record<string, unknown>) : undefined;

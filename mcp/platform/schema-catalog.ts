@@ -9,7 +9,7 @@ import {
   type GraphQLSchema,
   type IntrospectionQuery,
 } from 'graphql';
-import { PlatformError, type PlatformClient } from './platform-client.js';
+import { errorOf, PlatformError, type PlatformClient } from './platform-client.js';
 
 /** How deep a record's nested records are selected (a project's branches' endpoints, and no further). */
 const MAX_DEPTH = 3;
@@ -29,15 +29,19 @@ export class SchemaCatalog {
   }
 
   private load(): Promise<GraphQLSchema> {
-    const client = this.source as PlatformClient;
-    this.schema ??= client.raw(getIntrospectionQuery({ descriptions: false })).then((answer) => {
-      if (!answer.data) {
-        this.schema = null;
-        throw new PlatformError('platform_error', `The platform's schema could not be read: ${answer.errors?.[0]?.message ?? 'no data'}`);
-      }
-      return buildClientSchema(answer.data as unknown as IntrospectionQuery);
+    // A failed read is not kept: the next tool call asks again (the platform may be back).
+    this.schema ??= this.read().catch((error: unknown) => {
+      this.schema = null;
+      throw error;
     });
     return this.schema;
+  }
+
+  private async read(): Promise<GraphQLSchema> {
+    const answer = await (this.source as PlatformClient).raw(getIntrospectionQuery({ descriptions: false }));
+    if (answer.data) return buildClientSchema(answer.data as unknown as IntrospectionQuery);
+    // A refused key is the agent's to know as it is (unauthorized), not as a schema problem.
+    throw answer.errors?.[0] ? errorOf(answer.errors[0]) : new PlatformError('platform_error', "The platform's schema could not be read");
   }
 
   /** The root field, or a tool error naming what the platform lacks. */

@@ -228,6 +228,17 @@ describe('the stdio server', () => {
     expect(result).toEqual({ code: 1, stdout: '', stderr: expect.stringMatching(/^API_KEY is required[^\n]*\n$/) });
   });
 
+  it('answers every tool call with the platform\'s refusal when the platform refuses its API_KEY', async () => {
+    const connected = await stdioClient(t.platform.url, { API_KEY: 'ak_revoked_or_mistyped' });
+    try {
+      const wallet = await toolError(connected.client, 'get_prepaid_balance');
+      expect(wallet.code).toMatch(/unauthorized|invalid/);
+      expect(await toolError(connected.client, 'list_projects')).toEqual(wallet);
+    } finally {
+      await connected.close();
+    }
+  });
+
   it('in read-only mode offers no tool that writes, and refuses one called anyway', async () => {
     const agent = await payingAgent();
     const connected = await stdioClient(t.platform.url, { API_KEY: agent.api_key, MCP_READ_ONLY: 'true' });
