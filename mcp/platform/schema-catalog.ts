@@ -11,8 +11,8 @@ import {
 } from 'graphql';
 import { errorOf, PlatformError, type PlatformClient } from './platform-client.js';
 
-/** How deep a record's nested records are selected (a project's branches' endpoints, and no further). */
-const MAX_DEPTH = 3;
+/** How deep a record's nested records are selected by default (a project's branches' databases, and no further). */
+const DEFAULT_DEPTH = 3;
 
 /**
  * What the platform's public schema offers, read once by introspection. Tools whose part of the
@@ -58,14 +58,17 @@ export class SchemaCatalog {
     return field;
   }
 
-  /** `{ … }` selecting every field of the root field's type that takes no required argument, or '' for a scalar. */
-  async selectionOf(kind: 'query' | 'mutation', name: string): Promise<string> {
+  /**
+   * `{ … }` selecting every field of the root field's type that takes no required argument, or ''
+   * for a scalar; records nested `depth` levels deep at most (1: the record's own fields only).
+   */
+  async selectionOf(kind: 'query' | 'mutation', name: string, depth = DEFAULT_DEPTH): Promise<string> {
     const field = await this.rootField(kind, name);
-    return selectionFor(getNamedType(field.type), 0, new Set());
+    return selectionFor(getNamedType(field.type), depth, 0, new Set());
   }
 }
 
-function selectionFor(type: GraphQLNamedType, depth: number, path: Set<string>): string {
+function selectionFor(type: GraphQLNamedType, maxDepth: number, depth: number, path: Set<string>): string {
   if (!isObjectType(type)) return '';
   const seen = new Set([...path, type.name]);
   const parts: string[] = [];
@@ -77,8 +80,8 @@ function selectionFor(type: GraphQLNamedType, depth: number, path: Set<string>):
       continue;
     }
     // A cycle (a branch's project's branches) or a record too deep is left out.
-    if (depth + 1 >= MAX_DEPTH || seen.has(named.name)) continue;
-    const nested = selectionFor(named, depth + 1, seen);
+    if (depth + 1 >= maxDepth || seen.has(named.name)) continue;
+    const nested = selectionFor(named, maxDepth, depth + 1, seen);
     if (nested) parts.push(`${field.name} ${nested}`);
   }
   return parts.length ? `{ ${parts.join(' ')} }` : '{ __typename }';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listResult } from '../results.js';
 import { CREATES, defineTool, DELETES, READS } from '../tool.js';
 import { branchId, listOf, projectId, record } from './fields.js';
-import { branchArgs, callField } from './platform-field.js';
+import { branchArgs, callField, listField } from './platform-field.js';
 
 export const branchTools = [
   defineTool({
@@ -14,7 +14,7 @@ export const branchTools = [
     input: { project_id: projectId },
     output: listOf('branches'),
     run: async (args, context) =>
-      listResult('branches', await callField(context, 'query', 'branches', { projectId: args.project_id }), context.settings.maxRows, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one'),
+      listResult('branches', await listField(context, 'branches', { projectId: args.project_id }), context.settings.maxRows, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one'),
   }),
   defineTool({
     name: 'create_branch',

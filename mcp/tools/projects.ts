@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listResult } from '../results.js';
 import { CREATES, defineTool, DELETES, READS } from '../tool.js';
 import { listOf, projectId, record } from './fields.js';
-import { callField } from './platform-field.js';
+import { callField, listField } from './platform-field.js';
 
 export const projectTools = [
   defineTool({
@@ -14,7 +14,7 @@ export const projectTools = [
     input: {},
     output: listOf('projects'),
     async run(_args, context) {
-      const all = await callField<Record<string, unknown>[]>(context, 'query', 'projects');
+      const all = await listField(context, 'projects', {});
       const scoped = context.settings.projectId ? all.filter((project) => project.id === context.settings.projectId) : all;
       return listResult('projects', scoped, context.settings.maxRows, 'More projects exist than MCP_MAX_ROWS allows; set MCP_PROJECT_ID to work in one');
     },

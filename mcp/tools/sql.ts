@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capped, listResult } from '../results.js';
 import { defineTool, READS, RUNS_SQL, type ToolContext } from '../tool.js';
 import { branchId, databaseName, listOf, projectId, record, schemaName } from './fields.js';
-import { branchArgs, callField } from './platform-field.js';
+import { branchArgs, callField, listField } from './platform-field.js';
 
 interface SqlResult {
   rows: unknown[];
@@ -95,7 +95,7 @@ export const sqlTools = [
     input: { project_id: projectId, branch_id: branchId },
     output: listOf('databases'),
     run: async (args, context) =>
-      listResult('databases', await callField(context, 'query', 'branchDatabases', branchArgs(args)), context.settings.maxRows, 'More databases exist than MCP_MAX_ROWS allows'),
+      listResult('databases', await listField(context, 'branchDatabases', branchArgs(args)), context.settings.maxRows, 'More databases exist than MCP_MAX_ROWS allows'),
   }),
   defineTool({
     name: 'get_database_tables',
@@ -106,7 +106,7 @@ export const sqlTools = [
     input: { ...sqlTarget, schema: schemaName },
     output: listOf('tables'),
     run: async (args, context) =>
-      listResult('tables', await callField(context, 'query', 'databaseTables', { ...targetOf(args), schema: args.schema }), context.settings.maxRows,
+      listResult('tables', await listField(context, 'databaseTables', { ...targetOf(args), schema: args.schema }), context.settings.maxRows,
         'More tables exist than MCP_MAX_ROWS allows; query information_schema.tables with run_sql to page'),
   }),
   defineTool({

@@ -96,8 +96,10 @@ async function databaseSession(client: Client) {
   const created = await ok(client, 'create_project', { name: 'agent-app', region: 'local' });
   const projectId = created.project.id as string;
   expect(created.connection_uri).toMatch(/^postgres(ql)?:\/\//);
-  expect((await ok(client, 'list_projects')).projects.map((project: any) => project.id)).toContain(projectId);
-  expect((await ok(client, 'describe_project', { project_id: projectId })).id).toBe(projectId);
+  const listed = (await ok(client, 'list_projects')).projects.find((project: any) => project.id === projectId);
+  // A list shows each record's own fields; describe_project shows its branches too.
+  expect([listed.name, listed.branches]).toEqual(['agent-app', undefined]);
+  expect(await ok(client, 'describe_project', { project_id: projectId })).toMatchObject({ id: projectId, branches: [{ is_default: true }] });
   const main = (await ok(client, 'list_branches', { project_id: projectId })).branches[0];
   const branch = await ok(client, 'create_branch', { project_id: projectId, name: 'dev', parent_branch_id: main.id });
   const target = { project_id: projectId, branch_id: branch.id };
