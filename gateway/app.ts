@@ -9,6 +9,8 @@ import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
 import { MCP_CHALLENGE, mcpRouter } from '../mcp/http-route.js';
+import { PublicAnswerCache } from '../rest-adapter/answer-cache.js';
+import type { OneHopRouter } from './one-hop.js';
 import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
@@ -20,6 +22,8 @@ export interface AppParts {
   services: PlatformServices;
   graphql: ApolloServer<RequestContext>;
   apiSchema: GraphQLSchema;
+  /** Runs REST rows answered by one in-process subgraph directly on it. */
+  oneHop?: OneHopRouter;
   modules: SubgraphModule[];
   resolveBearer: BearerResolver;
 }
@@ -140,7 +144,9 @@ export function createApp(parts: AppParts): express.Express {
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use(mcpRouter(parts.graphql, parts.apiSchema, services.config.mcp));
-  app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));
+  const publicTopics = restRoutes.flatMap((route) => (route.publicCache ? [route.publicCache] : []));
+  const publicAnswers = new PublicAnswerCache(services.config.publicAnswerCacheSeconds * 1000, services.changes, publicTopics);
+  app.use(createRestRouter({ graphql: parts.graphql, apiSchema: parts.apiSchema, routes: restRoutes, publicAnswers, oneHop: parts.oneHop }));
   app.use((req, res) =>
     sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` }),
   );

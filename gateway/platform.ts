@@ -33,8 +33,8 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const opened = await openServices(config, log, subgraphModules);
   const { services } = opened;
   const schemas = await buildSubgraphSchemas();
-  const { server: graphql, apiSchema } = await createGraphQLServer(services, schemas, readSupergraph());
-  const app = createApp({ services, graphql, apiSchema, modules: subgraphModules, resolveBearer: resolveBearerCredential });
+  const { server: graphql, apiSchema, oneHop } = await createGraphQLServer(services, schemas, readSupergraph());
+  const app = createApp({ services, graphql, apiSchema, oneHop, modules: subgraphModules, resolveBearer: resolveBearerCredential });
   const httpServer = app.listen(config.port, config.host);
   await once(httpServer, 'listening');
   httpServer.keepAliveTimeout = 65_000;

@@ -1,3 +1,4 @@
+import type { ChangeTopic } from '../shared/db/change-notices.js';
 import { pageOf } from '../shared/paging.js';
 import { badRequest } from '../shared/errors.js';
 
@@ -22,6 +23,11 @@ export interface RestRoute {
   status?: number;
   /** How the root field's value becomes `data` (default: as it is). */
   data?: (value: any) => unknown;
+  /**
+   * A public read whose answer is the same for every caller and changes only with this topic's
+   * changes: its answers are cached by URL (PUBLIC_ANSWER_CACHE_SECONDS).
+   */
+  publicCache?: ChangeTopic;
 }
 
 /** The body as an object: REST callers may omit it, but a JSON array or scalar is refused. */

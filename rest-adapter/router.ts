@@ -5,6 +5,7 @@ import {
   parse,
   typeFromAST,
   type DocumentNode,
+  type ExecutionResult,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -14,12 +15,32 @@ import type { RequestContext } from '../shared/context.js';
 import { inputToGraphQL, outputToRest } from './case.js';
 import { errorBodyOf, sendError, type ErrorBody } from '../shared/http/error-response.js';
 import { withFragments } from './fragments.js';
+import type { PublicAnswerCache } from './answer-cache.js';
 import type { RestRoute, RestRequest } from './route.js';
+
+/**
+ * Runs a row's operation without the GraphQL server's request pipeline (same checks, same
+ * resolvers), where the operation allows it; the gateway supplies it (gateway/one-hop.ts).
+ */
+export type DirectRun = (variables: Record<string, unknown>, context: RequestContext) => Promise<ExecutionResult>;
+
+export interface DirectRunner {
+  runnerFor(apiSchema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): DirectRun | null;
+}
+
+export interface RestRouterParts {
+  graphql: ApolloServer<RequestContext>;
+  apiSchema: GraphQLSchema;
+  routes: RestRoute[];
+  publicAnswers?: PublicAnswerCache;
+  oneHop?: DirectRunner;
+}
 
 /** A route with its operation parsed once at start-up. */
 export interface PreparedRoute {
   route: RestRoute;
   query: string;
+  document: DocumentNode;
   operation: OperationDefinitionNode;
   fragments: Map<string, FragmentDefinitionNode>;
   variableTypes: Map<string, GraphQLInputType>;
@@ -42,7 +63,7 @@ export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedR
     if (!type) throw new Error(`${route.method} ${route.path}: unknown type for $${definition.variable.name.value}`);
     variableTypes.set(definition.variable.name.value, type);
   }
-  return { route, query, operation, fragments, variableTypes };
+  return { route, query, document, operation, fragments, variableTypes };
 }
 
 /** REST variables (snake_case) as the operation expects them (camelCase, per input type). */
@@ -77,25 +98,37 @@ function errorOfResult(errors: readonly any[]): ErrorBody {
   };
 }
 
-export function createRestRouter(server: ApolloServer<RequestContext>, schema: GraphQLSchema, routes: RestRoute[]): Router {
+/** The JSON answer as `res.json` would send it, from a body already serialised. */
+function sendJson(res: Response, status: number, body: string): void {
+  res.status(status).set('Content-Type', 'application/json').send(body);
+}
+
+export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, oneHop }: RestRouterParts): Router {
   const router = Router();
   for (const route of routes) {
-    const prepared = prepareRoute(route, schema);
+    const prepared = prepareRoute(route, apiSchema);
+    const direct = oneHop?.runnerFor(apiSchema, prepared.document, prepared.operation) ?? null;
+    const run = async (variables: Record<string, unknown>, context: RequestContext): Promise<ExecutionResult> => {
+      if (direct) return direct(variables, context);
+      const response = await graphql.executeOperation({ query: prepared.query, variables }, { contextValue: context });
+      if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
+      return response.body.singleResult as ExecutionResult;
+    };
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const cache = route.publicCache && route.method === 'GET' && publicAnswers?.enabled ? publicAnswers : undefined;
     router[method](route.path, async (req: Request, res: Response) => {
       const context = res.locals.context as RequestContext;
+      const cached = cache?.get(req.originalUrl);
+      if (cached !== undefined) return sendJson(res, route.status ?? 200, cached);
       try {
         const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body };
-        const response = await server.executeOperation(
-          { query: prepared.query, variables: restVariables(prepared, request) },
-          { contextValue: context },
-        );
-        if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
-        const { data, errors } = response.body.singleResult;
+        const { data, errors } = await run(restVariables(prepared, request), context);
         if (errors?.length) return sendError(res, errorOfResult(errors));
         const status = route.status ?? 200;
         if (status === 204) return void res.status(204).end();
-        res.status(status).json({ data: restData(prepared, data ?? {}) });
+        const body = JSON.stringify({ data: restData(prepared, data ?? {}) });
+        cache?.set(req.originalUrl, body);
+        sendJson(res, status, body);
       } catch (error) {
         sendError(res, errorBodyOf(error, context.log, context.requestId));
       }

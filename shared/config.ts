@@ -173,6 +173,9 @@ const envSchema = z.object({
   SQL_MAX_CONCURRENT_PER_PROJECT: numberSetting(z.coerce.number().int().min(1).max(100).default(4)),
   DATABASE_COMPUTE_SECOND_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(28)),
   DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(0)),
+  GRAPHQL_ONE_HOP: booleanFlag(true),
+  PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
 });
 
 /**
@@ -218,6 +221,12 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
+  graphqlOneHop: boolean;
+  /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
+  publicAnswerCacheSeconds: number;
+  /** Catalogue reads that reach the database (listing, search, suggestions), per caller address. */
+  catalogueReadsPerMinute: number;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -430,6 +439,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       storageByteHourPriceMicros: BigInt(values.DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS),
     },
     seedCatalogue: values.SEED_CATALOGUE,
+    graphqlOneHop: values.GRAPHQL_ONE_HOP,
+    publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
+    catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,

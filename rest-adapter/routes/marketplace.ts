@@ -19,6 +19,7 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers',
+    publicCache: 'publisher',
     document: 'query($input: PublisherListInput) { publishers(input: $input) { ...PublisherFields } }',
     variables: (request) => ({
       input: {
@@ -32,6 +33,7 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers/suggest',
+    publicCache: 'publisher',
     document: 'query($query: String) { suggestPublishers(query: $query) { score matchReason publisher { ...PublisherFields } } }',
     variables: (request) => ({ query: stringQuery(request, 'query') }),
     data: (items: { publisher: Record<string, unknown>; score: number; match_reason: string }[]) =>
@@ -47,6 +49,7 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers/:slug',
+    publicCache: 'publisher',
     document: 'query($slug: String!) { publisher(slug: $slug) { ...PublisherFields } }',
     variables: (request) => ({ slug: slug(request) }),
   },

@@ -5,6 +5,7 @@ import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
 import { isUuid } from '../../../shared/ids.js';
+import { limitCatalogueReads } from './catalogue-reads.js';
 import { findActivePublisher, publisherNotFound } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
@@ -20,6 +21,7 @@ export function searchText(value: string | null | undefined): string | null {
 /** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given. */
 export async function listPublishers(context: RequestContext, input: PublisherListInput): Promise<Publisher[]> {
   const page = pageOf(input);
+  await limitCatalogueReads(context);
   const category = input.category ? oneOf(input.category, PUBLISHER_CATEGORIES, 'category', 'invalid_category') : null;
   const search = searchText(input.search);
   if (search) {

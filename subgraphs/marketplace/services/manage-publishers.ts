@@ -66,7 +66,9 @@ export async function insertPublisher(
 export async function createPublisher(context: RequestContext, input: PublisherInput): Promise<Publisher> {
   const identity = requireIdentity(context);
   await requirePublisherManager(context, context.em, identity.organizationId);
-  return save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
+  const created = await save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
+  await announcePublisherChange(context.services, context.em, created.slug);
+  return created;
 }
 
 /** PATCH /publishers/{slug}: changes the named fields; endpoints and pricing are replaced when given. */

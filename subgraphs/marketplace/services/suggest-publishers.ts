@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
 import type { Publisher } from '../entities/publisher.js';
+import { limitCatalogueReads } from './catalogue-reads.js';
 import { searchText } from './list-publishers.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 
@@ -52,6 +53,7 @@ export function scoreOf(relevance: number, publisher: Publisher): number {
 export async function suggestPublishers(context: RequestContext, query: string | null | undefined): Promise<Suggestion[]> {
   const text = searchText(query);
   if (!text) throw badRequest('missing_query', 'query is required');
+  await limitCatalogueReads(context);
   const ranked = await searchPublisherIds(context.em, text, {}, { limit: SUGGESTION_LIMIT * 2, offset: 0 });
   const relevance = new Map(ranked.map((row) => [row.id, row.relevance]));
   return (await publishersInOrder(context.em, ranked))
