@@ -17,6 +17,8 @@ import { createContextBuilder, requestIdOf, type BearerResolver } from './contex
 import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
+import { readUntypedJson } from './untyped-json.js';
+import { discardUnreadBodies } from '../shared/http/unread-body.js';
 
 export interface AppParts {
   services: PlatformServices;
@@ -135,12 +137,14 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
 
+  app.use(discardUnreadBodies);
   // Routes that need the raw body (signed webhooks) or byte streams come before JSON parsing.
   const rawRoutes = express.Router();
   for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);
   app.use(rawRoutes);
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use(mcpRouter(parts.graphql, parts.apiSchema, services.config.mcp));

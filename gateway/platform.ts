@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { ConfigError, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { drainHttpServer } from '../shared/http/drain.js';
+import { answerClientError } from '../shared/http/client-error.js';
 import { openServices } from '../shared/platform-services.js';
 import type { PlatformServices } from '../shared/services.js';
 import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
@@ -38,6 +39,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const httpServer = app.listen(config.port, config.host);
   await once(httpServer, 'listening');
   httpServer.keepAliveTimeout = 65_000;
+  httpServer.on('clientError', answerClientError);
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info({ url }, 'platform listening');

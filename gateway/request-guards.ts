@@ -113,6 +113,13 @@ export function guardOperation(
 export const requestGuards: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
+      // A variable only its subgraph could refuse (one of its own scalars) is as much a request
+      // error as one the gateway refused: HTTP 400 when nothing ran.
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        if (data == null && errors?.length && errors.every((error) => (error.extensions?.details as any)?.variablePath)) response.http.status = 400;
+      },
       async didResolveOperation({ request, operation, document, schema }) {
         guardOperation(schema, document, operation, request.operationName, request.variables);
       },

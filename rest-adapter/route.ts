@@ -24,6 +24,12 @@ export interface RestRoute {
   /** How the root field's value becomes `data` (default: as it is). */
   data?: (value: any) => unknown;
   /**
+   * Who may call it (the specification's Auth column). By default a credential is required and
+   * checked before the body (401 whatever the body holds); `optional` rows answer anonymous
+   * callers too and use a credential when one is given.
+   */
+  auth?: 'bearer' | 'optional';
+  /**
    * A public read whose answer is the same for every caller and changes only with this topic's
    * changes: its answers are cached by URL (PUBLIC_ANSWER_CACHE_SECONDS).
    */

@@ -1,6 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { ApolloServer } from '@apollo/server';
 import {
+  getNullableType,
+  isInputObjectType,
   Kind,
   parse,
   typeFromAST,
@@ -11,8 +13,10 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { RequestContext } from '../shared/context.js';
+import { requireIdentity, type RequestContext } from '../shared/context.js';
+import { badRequest } from '../shared/errors.js';
 import { inputToGraphQL, outputToRest } from './case.js';
+import { inputProblemOf, restFieldName } from './input-check.js';
 import { errorBodyOf, sendError, type ErrorBody } from '../shared/http/error-response.js';
 import { withFragments } from './fragments.js';
 import type { PublicAnswerCache } from './answer-cache.js';
@@ -66,16 +70,33 @@ export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedR
   return { route, query, document, operation, fragments, variableTypes };
 }
 
-/** REST variables (snake_case) as the operation expects them (camelCase, per input type). */
+/** REST variables (snake_case) as the operation expects them (camelCase, per input type; keys it does not declare dropped). */
 export function restVariables(prepared: PreparedRoute, request: RestRequest): Record<string, unknown> {
   const raw = prepared.route.variables?.(request) ?? {};
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
     const type = prepared.variableTypes.get(name);
-    variables[name] = type ? inputToGraphQL(value, type) : value;
+    if (value !== undefined && type) variables[name] = inputToGraphQL(value, type);
   }
   return variables;
+}
+
+/**
+ * A field's path as the REST caller knows it: an object variable (`input`) is the body itself, so
+ * its fields are named alone; any other variable is named after itself.
+ */
+function restPathOf(prepared: PreparedRoute, path: readonly (string | number)[]): (string | number)[] {
+  const [variable, ...rest] = path;
+  const type = typeof variable === 'string' ? prepared.variableTypes.get(variable) : undefined;
+  return type && isInputObjectType(getNullableType(type)) ? rest : [...path];
+}
+
+/** Refuses variables that do not fit the operation, naming the first wrong field in snake_case (400 invalid_input). */
+export function checkRestVariables(prepared: PreparedRoute, variables: Record<string, unknown>): void {
+  for (const [name, type] of prepared.variableTypes) {
+    const problem = inputProblemOf(variables[name], type, restPathOf(prepared, [name]));
+    if (problem) throw badRequest('invalid_input', problem.message, { field: restFieldName(problem.path) });
+  }
 }
 
 /** The root field's value, renamed to snake_case and shaped by the route. */
@@ -87,13 +108,21 @@ export function restData(prepared: PreparedRoute, data: Record<string, unknown>)
   return prepared.route.data ? prepared.route.data(value) : value;
 }
 
-function errorOfResult(errors: readonly any[]): ErrorBody {
+/**
+ * A GraphQL error as a REST answer. A variable a subgraph refused (one of its own scalars) names the
+ * field by its GraphQL path: the REST caller is told the snake_case field, not GraphQL's message.
+ */
+function errorOfResult(prepared: PreparedRoute, errors: readonly any[]): ErrorBody {
   const first = errors[0] ?? {};
   const extensions = first.extensions ?? {};
+  const field = extensions.details?.variablePath;
+  const message = Array.isArray(field)
+    ? `${restFieldName(restPathOf(prepared, field)) || 'the request body'} has the wrong type`
+    : String(first.message ?? 'Request failed');
   return {
     status: typeof extensions.status === 'number' ? extensions.status : 500,
     code: typeof extensions.code === 'string' ? extensions.code : 'internal_error',
-    message: String(first.message ?? 'Request failed'),
+    message,
     details: extensions.details,
   };
 }
@@ -121,9 +150,13 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
       const cached = cache?.get(req.originalUrl);
       if (cached !== undefined) return sendJson(res, route.status ?? 200, cached);
       try {
+        // The credential before the body: a Bearer row called without one is 401 whatever it sends.
+        if (route.auth !== 'optional') requireIdentity(context);
         const request: RestRequest = { params: req.params as Record<string, string>, query: req.query, body: req.body };
-        const { data, errors } = await run(restVariables(prepared, request), context);
-        if (errors?.length) return sendError(res, errorOfResult(errors));
+        const variables = restVariables(prepared, request);
+        checkRestVariables(prepared, variables);
+        const { data, errors } = await run(variables, context);
+        if (errors?.length) return sendError(res, errorOfResult(prepared, errors));
         const status = route.status ?? 200;
         if (status === 204) return void res.status(204).end();
         const body = JSON.stringify({ data: restData(prepared, data ?? {}) });

@@ -118,6 +118,7 @@ const envSchema = z.object({
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
   REFERRAL_BONUS_USD: z.string().default('1.00'),
+  REFERRAL_MAX_REWARDS_PER_REFERRER: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(50)),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: urlSetting('STRIPE_API_URL', HTTP),
@@ -176,6 +177,10 @@ const envSchema = z.object({
   GRAPHQL_ONE_HOP: booleanFlag(true),
   PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
+  FEDERATION_MAX_DATA_BYTES: numberSetting(z.coerce.number().int().min(256).max(1024 * 1024).default(64 * 1024)),
+  EVAL_MIN_SIGNALS: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(20)),
+  EVAL_HALF_LIFE_DAYS: numberSetting(z.coerce.number().positive().max(3650).default(30)),
+  EVAL_MAX_PSEUDO_COUNT_PER_ORG: numberSetting(z.coerce.number().positive().max(1_000_000).default(50)),
 });
 
 /**
@@ -212,7 +217,7 @@ export interface Config {
   trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
-  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   /**
    * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
@@ -258,6 +263,13 @@ export interface Config {
     computeSecondPriceMicros: bigint;
     storageByteHourPriceMicros: bigint;
   };
+  /** Federated resources: the largest `data` document, in bytes of its JSON. */
+  federation: { maxDataBytes: number };
+  /**
+   * Evaluation routing: cells below minSignals are not `sufficient`; recency weights halve every
+   * halfLifeDays; one organization adds at most maxPseudoCountPerOrg to the community prior.
+   */
+  eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
 }
 
 export class ConfigError extends Error {}
@@ -414,6 +426,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
       paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
       referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),
+      maxReferralRewards: values.REFERRAL_MAX_REWARDS_PER_REFERRER,
     },
     stripe: { secretKey: values.STRIPE_SECRET_KEY, webhookSecret: values.STRIPE_WEBHOOK_SECRET, apiUrl: values.STRIPE_API_URL },
     x402: {
@@ -450,6 +463,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
       longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),
       holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, longestCallSecondsOf(values.PROXY_TIMEOUT_MS)),
+    },
+    federation: { maxDataBytes: values.FEDERATION_MAX_DATA_BYTES },
+    eval: {
+      minSignals: values.EVAL_MIN_SIGNALS,
+      halfLifeDays: values.EVAL_HALF_LIFE_DAYS,
+      maxPseudoCountPerOrg: values.EVAL_MAX_PSEUDO_COUNT_PER_ORG,
     },
   };
 }

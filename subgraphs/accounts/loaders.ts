@@ -76,19 +76,21 @@ export const organizationsById = (context: RequestContext) =>
     }),
   );
 
-/** The caller's role in each organization asked for (null when not a member). */
-export const callerRoles = (context: RequestContext) =>
-  loader(context, 'accounts.callerRoles', () =>
-    new DataLoader<string, string | null>(async (organizationIds) => {
-      if (!context.identity) return organizationIds.map(() => null);
-      const rows = await rowsOf<{ organization_id: string; role: string }>(
-        context,
-        'select organization_id, role from account_membership where user_id = ? and organization_id in (?)',
-        [context.identity.userId, organizationIds],
-      );
-      const roles = new Map(rows.map((row) => [row.organization_id, row.role]));
-      return organizationIds.map((id) => roles.get(id) ?? null);
-    }),
+/** A member's role in an organization (null when not a member), asked as `{ userId, organizationId }`. */
+export const memberRoles = (context: RequestContext) =>
+  loader(context, 'accounts.memberRoles', () =>
+    new DataLoader<{ userId: string; organizationId: string }, string | null, string>(
+      async (keys) => {
+        const rows = await rowsOf<{ user_id: string; organization_id: string; role: string }>(
+          context,
+          'select user_id, organization_id, role from account_membership where user_id in (?) and organization_id in (?)',
+          [[...new Set(keys.map((key) => key.userId))], [...new Set(keys.map((key) => key.organizationId))]],
+        );
+        const roles = new Map(rows.map((row) => [`${row.user_id}/${row.organization_id}`, row.role]));
+        return keys.map(({ userId, organizationId }) => roles.get(`${userId}/${organizationId}`) ?? null);
+      },
+      { cacheKeyFn: ({ userId, organizationId }) => `${userId}/${organizationId}` },
+    ),
   );
 
 /**
@@ -111,7 +113,7 @@ export async function loadCaller(context: RequestContext, userId: string): Promi
   if (row.org_name !== null) {
     const organizationId = row.default_organization_id;
     organizationsById(context).prime(organizationId, organizationOf({ id: organizationId, name: row.org_name, personal: row.org_personal!, created_at: row.org_created_at! }));
-    if (context.identity?.userId === user.id) callerRoles(context).prime(organizationId, row.role);
+    memberRoles(context).prime({ userId: user.id, organizationId }, row.role);
   }
   return user;
 }

@@ -1,53 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { operationDigest, signInternalIdentity, SpentGatewayTokens, verifyInternalIdentity, type InternalCall } from '../../shared/auth/internal-token.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent } from '../support/accounts.js';
+import { splitSecrets, startSubgraphProcess, type SubgraphProcess } from '../support/subgraph-process.js';
 
 const METRICS_TOKEN = randomBytes(24).toString('hex');
-const secrets = {
-  JWT_SECRET: randomBytes(32).toString('hex'),
-  INTERNAL_SECRET: randomBytes(32).toString('hex'),
-  SECRETS_KEY: randomBytes(32).toString('hex'),
-};
-
-/** Runs `node dist/subgraphs/accounts/server.js` as its own process and waits until it listens. */
-const subgraphDataDir = mkdtempSync(path.join(tmpdir(), 'acp-split-'));
-
-function startSubgraphProcess(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['dist/subgraphs/accounts/server.js'], {
-    env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: subgraphDataDir, METRICS_TOKEN },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`subgraph process exited with ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      const entry = JSON.parse(line);
-      if (entry.msg === 'subgraph listening') resolve({ child, url: entry.url });
-    });
-  });
-}
+const secrets = splitSecrets();
 
 let inProcess: TestPlatform;
 let split: TestPlatform;
-let subgraph: { child: ChildProcess; url: string };
+let subgraph: SubgraphProcess;
 
 beforeAll(async () => {
   inProcess = await startTestPlatform(secrets);
-  subgraph = await startSubgraphProcess(inProcess.database.url);
+  subgraph = await startSubgraphProcess('accounts', inProcess.database.url, { ...secrets, METRICS_TOKEN });
   split = await startTestPlatform({ ...secrets, SUBGRAPH_ACCOUNTS_URL: subgraph.url }, { database: inProcess.database });
 });
 afterAll(async () => {
-  subgraph?.child.kill('SIGTERM');
+  subgraph?.stop();
   await split?.close();
   await inProcess?.close();
-  rmSync(subgraphDataDir, { recursive: true, force: true });
 });
 
 describe('split mode', () => {

@@ -22,8 +22,10 @@ export class UserResolver {
     return accountSecurity(context);
   }
 
+  /** Shown for its user: its `role` is the user's in every answer (signup, login, verify-email, me), signed in or not yet. */
   @FieldResolver(() => Organization, { nullable: true })
-  defaultOrganization(@Root() user: UserView, @Ctx() context: RequestContext) {
-    return organizationsById(context).load(user.defaultOrganizationId);
+  async defaultOrganization(@Root() user: UserView, @Ctx() context: RequestContext) {
+    const organization = await organizationsById(context).load(user.defaultOrganizationId);
+    return organization && { ...organization, shownFor: user.id };
   }
 }

@@ -5,7 +5,7 @@ import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 import { publisherForCall, type PublisherForCall } from '../services/load-publisher-for-call.js';
 import { matchAllowedEndpoint, NO_MATCH } from '../services/call-access.js';
-import { holdFor, priceOfCall, type CallPrice } from '../services/pricing.js';
+import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
 
 export interface CallTarget {
@@ -45,6 +45,16 @@ export function priceCallOn(loaded: PublisherForCall, call: PricedCall): { endpo
   return { endpoint, pricing, price: priceOfCall(pricing, endpoint, lookalike, shape, publisher.gatewayFeePercent) };
 }
 
+/**
+ * What a call holds before it goes out, the most it can be charged (what an estimate's max_cost
+ * says): its price, or for pay_per_use the reserve, as its cost is read from the answer. A free
+ * public endpoint costs nothing, whatever the publisher's model: nothing is held for it.
+ */
+export function holdOfCall(publisher: Publisher, endpoint: PublisherEndpoint | null, pricing: PublisherPricing, price: CallPrice) {
+  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use' && !(endpoint?.access === 'public_anonymous' && price.total === 0n);
+  return { chargesUpstreamCost, reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total };
+}
+
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
   const { publisher, secrets } = loaded;
@@ -76,8 +86,7 @@ export async function resolveCallTarget(
     throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
   }
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
-  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
-  const reserve = holdFor(publisher.billingModel, pricing, price);
+  const { chargesUpstreamCost, reserve } = holdOfCall(publisher, endpoint, pricing, price);
   // Saved before pay_per_use needed a reserve_max_charge: nothing to hold, so it is not called for free.
   if (chargesUpstreamCost && reserve === 0n) {
     throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} sets no reserve_max_charge for its pay-per-use calls; nothing was charged`);

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { PublisherLogo } from '../entities/logo.js';
-import { findActivePublisher, findOwnedPublisher } from './find-publisher.js';
+import { findOwnedPublisher, findPublisher } from './find-publisher.js';
 import { announcePublisherChange } from './load-publisher-for-call.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
@@ -40,7 +40,7 @@ export async function storeLogo(context: RequestContext, slug: string, bytes: Bu
 
 /** GET /publishers/{slug}/logo: the stored image; 404 when the publisher or its logo is missing. */
 export async function readLogo(em: EntityManager, slug: string): Promise<PublisherLogo> {
-  const publisher = await findActivePublisher(em, slug);
+  const publisher = await findPublisher(em, slug);
   const logo = publisher.logoEtag ? await em.findOne(PublisherLogo, { publisherId: publisher.id }) : null;
   if (!logo) throw notFound('Logo');
   return logo;

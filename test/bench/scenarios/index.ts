@@ -4,7 +4,9 @@ import { baselineScenario } from './baseline.js';
 import { ledgerScenario } from './ledger.js';
 import { publishersScenario } from './publishers.js';
 import { paidProxyScenario } from './paid-proxy.js';
+import { federationScenario } from './federation.js';
+import { evalScenario } from './eval.js';
 import { mcpScenario } from './mcp.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, mcpScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, mcpScenario];
