@@ -38,9 +38,11 @@ describe('estimating a call', () => {
       billing_model: 'pay_per_use', upstream_cost_response_path: 'usage.cost',
       pricing: [{ pricing_model: 'per_request', price_per_call: '0.001', reserve_max_charge: '0.25' }],
     });
-    const response = await estimate(metered, { method: 'GET', path: '/v1/markets' });
-    // 0.001 plus the 2.5 % fee; the reserve is held whatever the upstream reports
-    expect(response.body.data).toMatchObject({ estimated_cost: '0.001025', max_cost: '0.25' });
+    const response = await estimate(metered, { method: 'GET', path: '/v1/quotes/AAPL' });
+    // The endpoint's 0.002 plus the 2.5 % fee; the reserve is held whatever the upstream reports
+    expect(response.body.data).toMatchObject({ estimated_cost: '0.00205', max_cost: '0.25' });
+    // A free public endpoint holds nothing, whatever the model.
+    expect((await estimate(metered, { method: 'GET', path: '/v1/markets' })).body.data).toMatchObject({ estimated_cost: '0.00', max_cost: '0.00' });
   });
 
   it("uses the matched endpoint's own price first", async () => {
