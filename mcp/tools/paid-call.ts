@@ -82,6 +82,11 @@ function cappedJson(json: unknown, maxRows: number): { result: unknown; truncate
   }
   if (json && typeof json === 'object') {
     const object = json as Record<string, unknown>;
+    // The platform's own envelope ({"data": {"rows": …}}): the rows inside it.
+    if (object.data && typeof object.data === 'object' && !Array.isArray(object.data)) {
+      const inner = cappedJson(object.data, maxRows);
+      return { result: { ...object, data: inner.result }, truncated: inner.truncated };
+    }
     const key = ['rows', 'data', 'results', 'items'].find((name) => Array.isArray(object[name]));
     if (key) {
       const { items, truncated } = capped(object[key] as unknown[], maxRows, hint);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
 import { registerAgent } from '../support/accounts.js';
 import { createTestDataPlane, type TestDataPlane } from '../support/data-plane.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -63,5 +64,32 @@ describe('projects and branches on real PostgreSQL', () => {
     expect((await t.api.delete(`/projects/${project.id}/branches/${main}`, { token })).body.error.code).toBe('default_branch');
     expect((await t.api.delete(`/projects/${project.id}/branches/${grandchild.body.data.id}`, { token })).status).toBe(204);
     expect((await t.api.delete(`/projects/${project.id}/branches/${dev.id}`, { token })).status).toBe(204);
+  });
+
+  it('creates a project with a generated password shown once, and deleting it drops its databases and role, ending sessions', async () => {
+    const created = await createProject('doomed');
+    expect(created.connectionUri).toContain(encodeURIComponent(created.password));
+    const described = await gql('query($id: ID!) { project(projectId: $id) { roleName connectionHost connectionPort sizeBytes branches { name isDefault endpoints { state } } } }', { id: created.project.id });
+    expect(described.data.project).toMatchObject({ connectionHost: '127.0.0.1', connectionPort: 5432, branches: [{ name: 'main', isDefault: true, endpoints: [{ state: 'active' }] }] });
+    expect(Number(described.data.project.sizeBytes)).toBeGreaterThan(0);
+    expect(JSON.stringify(described)).not.toContain(created.password);
+    const revealed = await t.api.post(`/projects/${created.project.id}/reveal-password`, {}, { token });
+    expect(revealed.body.data).toEqual({ password: created.password });
+    expect((await t.api.post('/projects', { name: 'elsewhere', region: 'mars-1' }, { token })).body.error.code).toBe('invalid_region');
+
+    const role = described.data.project.roleName;
+    const database = new URL(created.connectionUri).pathname.slice(1);
+    const session = new pg.Client({ connectionString: created.connectionUri });
+    session.on('error', () => undefined);
+    await session.connect();
+    expect((await t.api.delete(`/projects/${created.project.id}`, { token })).status).toBe(204);
+    await expect(session.query('select 1')).rejects.toThrow();
+    await session.end().catch(() => undefined);
+    const left = await plane.superuser(async (client) => ({
+      databases: (await client.query('select 1 from pg_database where datname = $1', [database])).rowCount,
+      roles: (await client.query('select 1 from pg_roles where rolname = $1', [role])).rowCount,
+    }));
+    expect(left).toEqual({ databases: 0, roles: 0 });
+    expect((await t.api.get(`/projects/${created.project.id}`, { token })).body.error.code).toBe('project_not_found');
   });
 });

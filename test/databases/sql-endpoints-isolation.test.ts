@@ -200,6 +200,7 @@ describe('compute endpoints', () => {
     const suspended = await t.api.post(`${branchPath()}/endpoints/${endpoint.id}/suspend`, {}, { token });
     expect(suspended.body.data.state).toBe('suspended');
     await expect(session.query('select 1')).rejects.toThrow();
+    await session.end().catch(() => undefined);
     expect(await refusalOf(() => connectDirectly(owned.connection_uri))).toBe('55000');
 
     expect((await t.api.post(`${branchPath()}/endpoints/${endpoint.id}/start`, {}, { token })).body.data.state).toBe('active');

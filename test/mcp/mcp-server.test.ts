@@ -7,6 +7,7 @@ import { FakeStripe } from '../fakes/stripe-server.js';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/upstream-server.js';
 import { signUpVerified } from '../support/accounts.js';
 import { createTestDataPlane, type TestDataPlane } from '../support/data-plane.js';
+import { createTestProject, runSqlAs } from '../support/databases.js';
 import { fundWallet } from '../support/funding.js';
 import { httpClient, runCli, stdioClient, type ConnectedClient } from '../support/mcp.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -32,7 +33,9 @@ beforeAll(async () => {
     STRIPE_API_URL: stripe.url,
   });
   ownerToken = (await signUpVerified(t)).accessToken;
-  // A SQL publisher answering 12 rows, priced per row (its minimum, 0.002, applies) plus 10 %.
+  // A SQL publisher on the owner's own database (12 rows), priced per row (its minimum, 0.002, applies) plus 10 %.
+  const census = await createTestProject(t, ownerToken, 'census');
+  await runSqlAs(t, ownerToken, census.project.id, census.project.default_branch_id, 'create table nums as select generate_series(1, 12) as n');
   sqlPublisher = await createPublisher(t, ownerToken, {
     name: 'Census SQL',
     description: 'Census population by county, queried with SQL',
@@ -40,9 +43,13 @@ beforeAll(async () => {
     integration_type: null,
     database_type: 'postgresql',
     endpoints: null,
-    api_url: `${upstream.url}/rows?count=12`,
+    api_url: null,
     api_key_header: null,
     upstream_api_key: null,
+    project_id: census.project.id,
+    branch_id: census.project.default_branch_id,
+    database_name: 'app',
+    database_config: { max_rows: 50 },
     gateway_fee_percent: '10',
     pricing: [{ pricing_model: 'per_row', base_price_per_1000_rows: '0.01', min_charge: '0.002', markup_multiplier: '1' }],
   });
@@ -137,12 +144,12 @@ async function payingSession(client: Client) {
   const detail = await ok(client, 'get_agent_publisher', { slug: apiPublisher.slug });
   expect(detail.endpoints.map((endpoint: any) => endpoint.path)).toContain('/echo/priced/{thing}');
 
-  const estimate = await ok(client, 'estimate_query_cost', { publisher: sqlPublisher.slug, query: 'select * from counties' });
+  const estimate = await ok(client, 'estimate_query_cost', { publisher: sqlPublisher.slug, query: 'select n from nums' });
   expect(estimate).toMatchObject({ estimated_cost: '0.0022', max_cost: '0.0022', currency: 'USD' });
   // By id: below the threshold it runs at once.
-  const query = await ok(client, 'execute_paid_query', { publisher: sqlPublisher.id, query: 'select * from counties' });
+  const query = await ok(client, 'execute_paid_query', { publisher: sqlPublisher.id, query: 'select n from nums' });
   expect(query).toMatchObject({ status: 'completed', http_status: 200, charged: '0.0022', price: '0.0022' });
-  expect(query.result.rows).toHaveLength(12);
+  expect(query.result.data.rows).toHaveLength(12);
 
   const asked = await ok(client, 'execute_paid_api', { publisher: apiPublisher.slug, path: '/echo/priced/aapl' });
   expect(asked).toMatchObject({ status: 'confirmation_required', price: '0.55' });
@@ -280,8 +287,8 @@ describe('the stdio server', () => {
       const rows = await ok(connected.client, 'run_sql', { ...(await projectOf(agent.api_key)), query: 'select generate_series(1, 12) as n' });
       expect(rows).toMatchObject({ row_count: 12, truncated: true, hint: expect.stringContaining('LIMIT') });
       expect(rows.rows).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })));
-      const query = await ok(connected.client, 'execute_paid_query', { publisher: sqlPublisher.slug, query: 'select * from counties' });
-      expect([query.result.rows.length, query.truncated]).toEqual([5, true]);
+      const query = await ok(connected.client, 'execute_paid_query', { publisher: sqlPublisher.slug, query: 'select n from nums' });
+      expect([query.result.data.rows.length, query.truncated]).toEqual([5, true]);
       const listed = await ok(connected.client, 'list_agent_publishers', { limit: 50 });
       expect(listed.publishers.length).toBeLessThanOrEqual(5);
       const history = await ok(connected.client, 'get_transaction_history', { limit: 1 });

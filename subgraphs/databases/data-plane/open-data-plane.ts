@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../../shared/db/embedded-postgres.js';
@@ -28,6 +28,9 @@ async function openDataPlane(services: PlatformServices): Promise<DataPlane> {
   let url = config.databases.dataPlaneUrl;
   if (!url) {
     const dataDir = path.join(config.dataDir, 'data-plane');
+    // As root, PostgreSQL runs as the OS user postgres, which must be able to traverse DATA_DIR too.
+    mkdirSync(config.dataDir, { recursive: true });
+    if (process.getuid?.() === 0) chmodSync(config.dataDir, 0o755);
     // clone: a branch's copy is copy_file_range, copy-on-write where the filesystem can.
     const embedded = await startEmbeddedPostgres(dataDir, log, 'postgres', { postgresFlags: ['-c', 'file_copy_method=clone'] });
     services.onShutdown(() => embedded.stop());
@@ -61,6 +64,8 @@ async function embeddedAdminUrl(superuserUrl: string, dataDir: string, prefix: s
     const database = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [role]);
     if (database.rowCount === 0) await client.query(`CREATE DATABASE ${quoteIdentifier(role)} OWNER ${quoteIdentifier(role)}`);
     for (const name of ['postgres', 'template1', role]) await client.query(`REVOKE CONNECT ON DATABASE ${quoteIdentifier(name)} FROM PUBLIC`);
+    // A checkpoint before a branch's window keeps the parent's pause short (create-branch.ts).
+    await client.query(`GRANT pg_checkpoint TO ${quoteIdentifier(role)}`);
   } finally {
     await client.end();
   }

@@ -41,3 +41,9 @@ export async function databaseSizes(plane: DataPlane, names: string[]): Promise<
   );
   return new Map(result.rows.map((row) => [row.datname, BigInt(row.size)]));
 }
+
+/** A managed database and the reader role made to publish it (its grants go with the database). */
+export async function dropManagedDatabase(plane: DataPlane, database: { physicalName: string; readerRole: string | null }): Promise<void> {
+  await dropPhysicalDatabase(plane, database.physicalName);
+  if (database.readerRole) await dropRole(plane, database.readerRole);
+}

@@ -30,4 +30,11 @@ export class ManagedDatabase {
   @Field(() => String)
   @Property({ type: 'text', unique: true })
   physicalName!: string;
+
+  /** The SELECT-only login role that paid publisher queries run as; made when the database is first published. */
+  @Property({ type: 'text', nullable: true })
+  readerRole: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  readerPasswordSealed: string | null = null;
 }

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
 import { secretBoxOf } from '../../../shared/secret-box.js';
+import type { PlatformServices } from '../../../shared/services.js';
 import { isUnstorableText } from '../../../shared/text.js';
 import type { DataPlane } from '../data-plane/data-plane.js';
 import { generatePassword, physicalName } from '../data-plane/names.js';
@@ -41,23 +42,27 @@ function checkedRegion(regions: string[], region: string | null | undefined): st
  */
 export async function createProject(context: RequestContext, input: CreateProjectInput): Promise<CreatedProject> {
   const { organizationId } = requireIdentity(context);
-  const { config } = context.services;
   const name = checkedProjectName(input.name);
-  const region = checkedRegion(config.databases.regions, input.region);
-  const plane = await dataPlaneOf(context.services);
+  const region = checkedRegion(context.services.config.databases.regions, input.region);
+  return provisionProject(context.services, context.em, organizationId, name, region);
+}
+
+export async function provisionProject(services: PlatformServices, em: EntityManager, organizationId: string, name: string, region: string): Promise<CreatedProject> {
+  const { config, log } = services;
+  const plane = await dataPlaneOf(services);
   const role = physicalName(config.databases.namePrefix, 'r');
   const password = generatePassword();
   const databaseName = physicalName(config.databases.namePrefix, 'd');
   await createProjectRole(plane, role, password);
   try {
     await createPhysicalDatabase(plane, databaseName, role);
-    const project = await context.em.fork().transactional((tx) =>
-      recordProject(tx, { organizationId, name, region, role, sealed: secretBoxOf(context.services).encrypt(password), databaseName }),
+    const project = await em.fork().transactional((tx) =>
+      recordProject(tx, { organizationId, name, region, role, sealed: secretBoxOf(services).encrypt(password), databaseName }),
     );
     return { project, password, connectionUri: connectionUri(plane, role, password, databaseName) };
   } catch (error) {
     await undoProvisioning(plane, role, databaseName).catch((undoError) =>
-      context.log.error({ err: undoError, role, databaseName }, 'a project that failed left data-plane objects behind'),
+      log.error({ err: undoError, role, databaseName }, 'a project that failed left data-plane objects behind'),
     );
     throw error;
   }

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { conflict } from '../../../shared/errors.js';
 import { dataPlaneOf } from '../data-plane/open-data-plane.js';
-import { dropPhysicalDatabase } from '../data-plane/provision.js';
+import { dropManagedDatabase } from '../data-plane/provision.js';
 import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import { ComputeEndpoint, EndpointRun } from '../entities/endpoint.js';
@@ -16,7 +16,7 @@ export async function deleteBranch(context: RequestContext, projectId: string, b
   return withProjectLock(context.em, project.id, async (tx) => {
     if (await tx.count(DatabaseBranch, { parentBranchId: branch.id })) throw conflict('branch_has_children', 'Delete the branches made from this one first');
     const databases = await tx.find(ManagedDatabase, { branchId: branch.id });
-    for (const database of databases) await dropPhysicalDatabase(plane, database.physicalName);
+    for (const database of databases) await dropManagedDatabase(plane, database);
     const endpoints = await tx.find(ComputeEndpoint, { branchId: branch.id });
     await tx.nativeUpdate(EndpointRun, { endpointId: { $in: endpoints.map((endpoint) => endpoint.id) }, endedAt: null }, { endedAt: new Date() });
     await tx.nativeDelete(ComputeEndpoint, { branchId: branch.id });

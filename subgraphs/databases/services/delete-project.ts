@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { dataPlaneOf } from '../data-plane/open-data-plane.js';
-import { dropPhysicalDatabase, dropRole } from '../data-plane/provision.js';
+import { dropManagedDatabase, dropRole } from '../data-plane/provision.js';
 import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import { ComputeEndpoint, EndpointRun } from '../entities/endpoint.js';
@@ -16,7 +16,7 @@ export async function deleteProject(context: RequestContext, projectId: string):
     const branches = await tx.find(DatabaseBranch, { projectId: project.id });
     const branchIds = branches.map((branch) => branch.id);
     const databases = await tx.find(ManagedDatabase, { branchId: { $in: branchIds } });
-    for (const database of databases) await dropPhysicalDatabase(plane, database.physicalName);
+    for (const database of databases) await dropManagedDatabase(plane, database);
     await dropRole(plane, project.roleName);
     const endpoints = await tx.find(ComputeEndpoint, { projectId: project.id });
     await tx.nativeUpdate(EndpointRun, { endpointId: { $in: endpoints.map((endpoint) => endpoint.id) }, endedAt: null }, { endedAt: new Date() });

@@ -3,7 +3,7 @@ import { persistNew } from './persist-new.js';
 import { conflict, notFound } from '../../../shared/errors.js';
 import { checkedIdentifier, physicalName } from '../data-plane/names.js';
 import { dataPlaneOf } from '../data-plane/open-data-plane.js';
-import { createPhysicalDatabase, dropPhysicalDatabase } from '../data-plane/provision.js';
+import { createPhysicalDatabase, dropManagedDatabase, dropPhysicalDatabase } from '../data-plane/provision.js';
 import { ManagedDatabase } from '../entities/database.js';
 import { ComputeEndpoint } from '../entities/endpoint.js';
 import type { CreateDatabaseInput } from '../types/inputs.js';
@@ -44,7 +44,7 @@ export async function dropDatabase(context: RequestContext, projectId: string, b
   return withProjectLock(context.em, project.id, async (tx) => {
     const database = await tx.findOne(ManagedDatabase, { branchId: branch.id, name });
     if (!database) throw notFound('Database');
-    await dropPhysicalDatabase(plane, database.physicalName);
+    await dropManagedDatabase(plane, database);
     await tx.nativeDelete(ManagedDatabase, { id: database.id });
     return true;
   });

@@ -106,7 +106,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
 }
 
 /** What is held is the most a call can cost (the price, or the pay-per-use ceiling): above the caller's limit, it is not made. */
-function refuseAboveLimit(target: CallTarget, maxCharge: bigint | null | undefined): void {
+export function refuseAboveLimit(target: CallTarget, maxCharge: bigint | null | undefined): void {
   if (maxCharge === null || maxCharge === undefined || target.reserve <= maxCharge) return;
   throw new AppError(409, 'price_above_limit', `This call may cost up to ${formatMoney(target.reserve)} USD, more than the ${formatMoney(maxCharge)} agreed; nothing was charged`, {
     price: formatMoney(target.reserve),

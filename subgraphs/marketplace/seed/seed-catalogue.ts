@@ -5,6 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../../../shared/services.js';
 import { Publisher } from '../entities/publisher.js';
 import { insertPublisher } from '../services/manage-publishers.js';
+import { announcePublisherChange } from '../services/load-publisher-for-call.js';
+import { withSampleDatabase } from './sample-database.js';
 import type { PublisherInput } from '../types/inputs.js';
 
 /** Seeded publishers belong to the platform's own catalogue organization (not a sign-up account). */
@@ -27,15 +29,20 @@ export function readCatalogue(folder = catalogueFolder()): PublisherInput[] {
 /** Inserts every catalogue publisher whose slug is free; returns the slugs added. One seeder at a time. */
 export async function seedCatalogue(services: PlatformServices, options: { onlyWhenEmpty?: boolean } = {}): Promise<string[]> {
   const em = services.orm.em.fork() as EntityManager;
-  return em.transactional(async (tx) => {
+  const added = await em.transactional(async (tx) => {
     await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('market_seed_catalogue'))", [], 'all', tx.getTransactionContext());
     if (options.onlyWhenEmpty && (await tx.count(Publisher, {})) > 0) return [];
     const added: string[] = [];
     for (const input of readCatalogue()) {
       if (await tx.count(Publisher, { slug: input.slug! })) continue;
-      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, input);
+      const located = await withSampleDatabase(services, tx, CATALOGUE_ORGANIZATION_ID, input);
+      if (!located) continue;
+      await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, located);
       added.push(input.slug!);
     }
     return added;
   });
+  // Cached catalogue pages (here, and elsewhere by notice) show the new publishers at once.
+  if (added.length > 0) await announcePublisherChange(services, em, ...added);
+  return added;
 }

@@ -6,7 +6,8 @@ import { publishersScenario } from './publishers.js';
 import { paidProxyScenario } from './paid-proxy.js';
 import { federationScenario } from './federation.js';
 import { evalScenario } from './eval.js';
+import { databasesScenario } from './databases.js';
 import { mcpScenario } from './mcp.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, mcpScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, databasesScenario, mcpScenario];
