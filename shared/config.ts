@@ -118,6 +118,7 @@ const envSchema = z.object({
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
   REFERRAL_BONUS_USD: z.string().default('1.00'),
+  DEV_CREDITS_USD: z.string().default('5.00'),
   REFERRAL_MAX_REWARDS_PER_REFERRER: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(50)),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
@@ -156,6 +157,21 @@ const envSchema = z.object({
       return urls;
     }),
   SEED_CATALOGUE: booleanFlag(true),
+  SEED_PUBLISHER_KEYS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const keys: Record<string, string> = {};
+      for (const [index, entry] of listOf(value).entries()) {
+        const [slug = '', key = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(slug) || !key) {
+          context.addIssue({ code: 'custom', message: `entry ${index + 1} is not <publisher slug>=<upstream API key>` });
+          continue;
+        }
+        keys[slug] = key;
+      }
+      return keys;
+    }),
   PROXY_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(600_000).default(30_000)),
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
@@ -217,7 +233,8 @@ export interface Config {
   trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
-  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number };
+  /** developmentCredits: one grant a UTC day per account, outside production only. */
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number; developmentCredits: bigint };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   /**
    * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
@@ -226,6 +243,8 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** SEED_PUBLISHER_KEYS: upstream keys of catalogue publishers that need one (by slug); without its key a seed is not loaded. */
+  seedPublisherKeys: Record<string, string>;
   /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
   graphqlOneHop: boolean;
   /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
@@ -423,6 +442,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     wallet: {
       dailyClaim: configMoney(values.DAILY_CLAIM_USD, 'DAILY_CLAIM_USD'),
+      developmentCredits: configMoney(values.DEV_CREDITS_USD, 'DEV_CREDITS_USD'),
       signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
       paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
       referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),
@@ -452,6 +472,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       storageByteHourPriceMicros: BigInt(values.DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS),
     },
     seedCatalogue: values.SEED_CATALOGUE,
+    seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
     graphqlOneHop: values.GRAPHQL_ONE_HOP,
     publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
     catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
