@@ -8,6 +8,7 @@ import { AppError } from '../shared/errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
+import { MCP_CHALLENGE, mcpRouter } from '../mcp/http-route.js';
 import { PublicAnswerCache } from '../rest-adapter/answer-cache.js';
 import type { OneHopRouter } from './one-hop.js';
 import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
@@ -37,6 +38,7 @@ export const JSON_BODY_LIMIT = '1mb';
  * of the surface asked, so a GraphQL client finds its code in errors[].extensions too.
  */
 function sendFrontDoorError(req: Request, res: Response, error: ErrorBody): void {
+  if (error.status === 401 && req.path.startsWith('/mcp')) res.setHeader('WWW-Authenticate', MCP_CHALLENGE);
   (req.path.startsWith('/graphql') ? sendGraphQLError : sendError)(res, error);
 }
 
@@ -147,6 +149,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
+  app.use(mcpRouter(parts.graphql, parts.apiSchema, services.config.mcp));
   const publicTopics = restRoutes.flatMap((route) => (route.publicCache ? [route.publicCache] : []));
   const publicAnswers = new PublicAnswerCache(services.config.publicAnswerCacheSeconds * 1000, services.changes, publicTopics);
   app.use(createRestRouter({ graphql: parts.graphql, apiSchema: parts.apiSchema, routes: restRoutes, publicAnswers, oneHop: parts.oneHop }));

@@ -276,6 +276,8 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** The tool-protocol server at /mcp (the stdio server reads the same MCP_* variables). */
+  mcp: McpSettings;
   /** Managed databases: where user data lives (never the platform's own server) and the limits on user SQL. */
   databases: {
     /** A role with CREATEDB and CREATEROLE; unset: an embedded cluster under DATA_DIR/data-plane. */
@@ -494,6 +496,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subgraphUrls,
     oauth: oauthSettings(values, publicUrl),
+    mcp: loadMcpSettings(env),
     databases: {
       dataPlaneUrl: values.DATA_PLANE_DATABASE_URL,
       namePrefix: values.DATA_PLANE_NAME_PREFIX,
@@ -529,5 +532,53 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       halfLifeDays: values.EVAL_HALF_LIFE_DAYS,
       maxPseudoCountPerOrg: values.EVAL_MAX_PSEUDO_COUNT_PER_ORG,
     },
+  };
+}
+
+/** The tool groups MCP_TOOLSETS can offer (each tool belongs to one). */
+export const MCP_TOOLSET_NAMES = ['projects', 'branches', 'sql', 'endpoints', 'marketplace', 'wallet'] as const;
+export type McpToolset = (typeof MCP_TOOLSET_NAMES)[number];
+
+/** What the tool-protocol server offers and how far it goes: the same settings for the stdio server and /mcp. */
+export interface McpSettings {
+  /** Rows (and list items) a tool result carries at most; the rest is left off with `truncated: true`. */
+  maxRows: number;
+  /** Paid calls priced above this (micro-dollars) need `confirm: true` or an accepted elicitation. */
+  confirmAbove: bigint;
+  /** Hide every tool that writes; run_sql and run_sql_transaction run in read-only transactions. */
+  readOnly: boolean;
+  /** The tool groups offered (all when unset). */
+  toolsets: McpToolset[];
+  /** Every project tool is held to this one project. */
+  projectId?: string;
+}
+
+const mcpEnvSchema = z.object({
+  MCP_MAX_ROWS: numberSetting(z.coerce.number().int().min(1).max(10_000).default(200)),
+  MCP_CONFIRM_ABOVE_USD: z.string().default('0.10'),
+  MCP_READ_ONLY: booleanFlag(false),
+  MCP_TOOLSETS: optionalString,
+  MCP_PROJECT_ID: optionalString,
+});
+
+/** MCP_* settings; a wrong value is a ConfigError naming the variable. */
+export function loadMcpSettings(env: NodeJS.ProcessEnv = process.env): McpSettings {
+  const parsed = mcpEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const values = parsed.data;
+  const toolsets = values.MCP_TOOLSETS ? listOf(values.MCP_TOOLSETS.toLowerCase()) : [...MCP_TOOLSET_NAMES];
+  const unknown = toolsets.filter((name) => !(MCP_TOOLSET_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0 || toolsets.length === 0) {
+    throw new ConfigError(`Invalid configuration:\n  MCP_TOOLSETS: ${unknown.join(', ') || '(empty)'} is not one of ${MCP_TOOLSET_NAMES.join(', ')}`);
+  }
+  return {
+    maxRows: values.MCP_MAX_ROWS,
+    confirmAbove: configMoney(values.MCP_CONFIRM_ABOVE_USD, 'MCP_CONFIRM_ABOVE_USD'),
+    readOnly: values.MCP_READ_ONLY,
+    toolsets: toolsets as McpToolset[],
+    projectId: values.MCP_PROJECT_ID,
   };
 }

@@ -27,9 +27,22 @@ describe('estimating a call', () => {
     expect(response.status).toBe(200);
     // 0.01 * 1.2 = 0.012; fee 2.5 % = 0.0003
     expect(response.body.data).toEqual({
-      estimated_cost: '0.0123', currency: 'USD', pricing_model: 'per_request',
+      estimated_cost: '0.0123', currency: 'USD', pricing_model: 'per_request', max_cost: '0.0123',
       breakdown: { base: '0.01', markup: '0.002', gateway_fee: '0.0003', minimum_applied: false },
     });
+  });
+
+  it('states the most a pay-per-use call can be charged (its reserve), above the list estimate', async () => {
+    const owner = await signUpVerified(t);
+    const metered = await createPublisher(t, owner.accessToken, {
+      billing_model: 'pay_per_use', upstream_cost_response_path: 'usage.cost',
+      pricing: [{ pricing_model: 'per_request', price_per_call: '0.001', reserve_max_charge: '0.25' }],
+    });
+    const response = await estimate(metered, { method: 'GET', path: '/v1/quotes/AAPL' });
+    // The endpoint's 0.002 plus the 2.5 % fee; the reserve is held whatever the upstream reports
+    expect(response.body.data).toMatchObject({ estimated_cost: '0.00205', max_cost: '0.25' });
+    // A free public endpoint holds nothing, whatever the model.
+    expect((await estimate(metered, { method: 'GET', path: '/v1/markets' })).body.data).toMatchObject({ estimated_cost: '0.00', max_cost: '0.00' });
   });
 
   it("uses the matched endpoint's own price first", async () => {

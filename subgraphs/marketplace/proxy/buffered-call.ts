@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
-import { formatMicros } from '../services/decimal.js';
+import { formatMicros, parseOptionalMicros } from '../services/decimal.js';
 import { toolCallName } from '../services/reserved-paths.js';
 import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
@@ -15,6 +15,8 @@ export interface BufferedCallInput {
   path?: string | null;
   query?: Record<string, unknown> | null;
   body?: unknown;
+  /** The most the caller agreed to pay (a decimal string): a call that could cost more is refused before anything is held. */
+  maxCharge?: string | null;
 }
 
 export interface BufferedCallResult {
@@ -53,9 +55,13 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
   const method = (input.method ?? 'GET').toUpperCase();
   if (!METHODS.has(method)) throw badRequest('invalid_method', 'method must be GET, POST, PUT, PATCH or DELETE');
   const path = checkedCallPath(input.path ?? '/');
+  const maxCharge = parseOptionalMicros(input.maxCharge, 'max_charge');
   const toolName = await toolNameOf(context, input.slug, method, path);
-  if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
-  if (method === 'POST' && path === '/' && (await isDatabasePublisher(context, input.slug))) return databaseCallAnswer(context, input.slug, input.body);
+  if (toolName !== null) {
+    if (maxCharge !== null) throw badRequest('max_charge_unsupported', 'max_charge applies to HTTP calls, not tool calls');
+    return toolCallAnswer(context, input.slug, toolName, input.body);
+  }
+  if (method === 'POST' && path === '/' && (await isDatabasePublisher(context, input.slug))) return databaseCallAnswer(context, input.slug, input.body, maxCharge);
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
     slug: input.slug,
@@ -64,6 +70,7 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
     query: queryString(input.query),
     headers: hasBody ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/json' },
     body: hasBody ? JSON.stringify(input.body) : null,
+    maxCharge,
   });
   const body = await readPaidAnswer(context, started);
   const finished = await finishPaidCall(context, started, usageCountersOf(context.services), body);
@@ -97,8 +104,8 @@ async function toolNameOf(context: RequestContext, slug: string, method: string,
   return name !== null && (await isToolPublisher(context, slug)) ? name : null;
 }
 
-async function databaseCallAnswer(context: RequestContext, slug: string, body: unknown): Promise<BufferedCallResult> {
-  const outcome = await callDatabasePublisher(context, slug, body);
+async function databaseCallAnswer(context: RequestContext, slug: string, body: unknown, maxCharge: bigint | null): Promise<BufferedCallResult> {
+  const outcome = await callDatabasePublisher(context, slug, body, maxCharge);
   const json = { data: databaseAnswer(outcome) };
   return { status: 200, contentType: 'application/json', body: JSON.stringify(json), json, ...chargeFields(outcome.charge) };
 }

@@ -48,6 +48,16 @@ export function priceCallOn(loaded: PublisherForCall, call: PricedCall): { endpo
   return { endpoint, pricing, price: priceOfCall(pricing, endpoint, lookalike, shape, publisher.gatewayFeePercent) };
 }
 
+/**
+ * What a call holds before it goes out, the most it can be charged (what an estimate's max_cost
+ * says): its price, or for pay_per_use the reserve, as its cost is read from the answer. A free
+ * public endpoint costs nothing, whatever the publisher's model: nothing is held for it.
+ */
+export function holdOfCall(publisher: Publisher, endpoint: PublisherEndpoint | null, pricing: PublisherPricing, price: CallPrice) {
+  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use' && !(endpoint?.access === 'public_anonymous' && price.total === 0n);
+  return { chargesUpstreamCost, reserve: chargesUpstreamCost ? reserveFor(pricing, price) : price.total };
+}
+
 /** The upstream cannot be called for lack of settings the publisher must provide. */
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
   const { publisher, secrets } = loaded;
@@ -77,9 +87,7 @@ export async function resolveCallTarget(
   if (!anonymousAllowed && !context.identity && !payableOnChain) throw unauthorized();
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
   const userToken = await userOAuthTokenFor(context, publisher);
-  // A free public endpoint costs nothing, whatever the publisher's model: nothing is held for it.
-  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use' && !(anonymousAllowed && price.total === 0n);
-  const reserve = chargesUpstreamCost ? reserveFor(pricing, price) : price.total;
+  const { chargesUpstreamCost, reserve } = holdOfCall(publisher, endpoint, pricing, price);
   // Saved before pay_per_use needed a reserve_max_charge: nothing to hold, so it is not called for free.
   if (chargesUpstreamCost && reserve === 0n) {
     throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} sets no reserve_max_charge for its pay-per-use calls; nothing was charged`);

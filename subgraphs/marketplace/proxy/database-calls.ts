@@ -1,3 +1,4 @@
+import { refuseAboveLimit } from './paid-call.js';
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest, unauthorized } from '../../../shared/errors.js';
@@ -52,11 +53,11 @@ export const priceRows = (loaded: PublisherForCall, rows: number) => priceCall(p
  * is always exactly the price of the rows returned. A refused query (a write, even disguised) or a
  * failing one is not charged: its hold is released.
  */
-export function callDatabasePublisher(context: RequestContext, slug: string, body: unknown): Promise<DatabaseCallOutcome> {
-  return context.services.background.track(callDatabase(context, slug, body));
+export function callDatabasePublisher(context: RequestContext, slug: string, body: unknown, maxCharge: bigint | null = null): Promise<DatabaseCallOutcome> {
+  return context.services.background.track(callDatabase(context, slug, body, maxCharge));
 }
 
-async function callDatabase(context: RequestContext, slug: string, body: unknown): Promise<DatabaseCallOutcome> {
+async function callDatabase(context: RequestContext, slug: string, body: unknown, maxCharge: bigint | null): Promise<DatabaseCallOutcome> {
   const { services } = context;
   const loaded = await publisherForCall(services, context.em, slug);
   const { publisher } = loaded;
@@ -71,6 +72,7 @@ async function callDatabase(context: RequestContext, slug: string, body: unknown
   const limits = publishedLimits(services, publisher);
   const most = priceRows(loaded, limits.maxRows);
   const target: CallTarget = { loaded, publisher, endpoint: null, pricing, price: most, reserve: most.total, chargesUpstreamCost: false, anonymousAllowed: false, payableOnChain: false, userToken: null };
+  refuseAboveLimit(target, maxCharge);
   const callId = randomUUID();
   const metadata = { publisher_id: publisher.id, publisher_slug: publisher.slug, endpoint: 'POST /' };
   const payment = await payForCall(context, target, { callId, path: '/', headers: {}, metadata: { ...metadata, status: 'pending' } });

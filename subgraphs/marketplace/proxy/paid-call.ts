@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError } from '../../../shared/errors.js';
+import { formatMoney } from '../../../shared/money.js';
 import { priceUpstreamCost } from '../services/pricing.js';
 import { enforceCallRate } from './call-rate.js';
 import { abandonPayment, payForCall, settleOnChain } from './call-payment.js';
@@ -29,6 +30,8 @@ export interface PaidCallRequest {
   headers: IncomingHttpHeaders;
   body: Readable | Buffer | string | null;
   signal?: AbortSignal;
+  /** The most the caller agreed to pay: a call whose hold would be larger is refused (409), nothing held or sent. */
+  maxCharge?: bigint | null;
 }
 
 export interface StartedCall {
@@ -71,6 +74,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
   const callId = randomUUID();
   checkedCallPath(request.path);
   const target = await resolveCallTarget(context, request);
+  refuseAboveLimit(target, request.maxCharge);
   await enforceCallRate(context, target);
   const { hold, onChain } = await payForCall(context, target, {
     callId,
@@ -99,6 +103,15 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
     if (onChain) await dropCallPayment(context, onChain);
     throw nothingCharged(error);
   }
+}
+
+/** What is held is the most a call can cost (the price, or the pay-per-use ceiling): above the caller's limit, it is not made. */
+export function refuseAboveLimit(target: CallTarget, maxCharge: bigint | null | undefined): void {
+  if (maxCharge === null || maxCharge === undefined || target.reserve <= maxCharge) return;
+  throw new AppError(409, 'price_above_limit', `This call may cost up to ${formatMoney(target.reserve)} USD, more than the ${formatMoney(maxCharge)} agreed; nothing was charged`, {
+    price: formatMoney(target.reserve),
+    maxCharge: formatMoney(maxCharge),
+  });
 }
 
 /**

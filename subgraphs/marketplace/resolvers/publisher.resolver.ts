@@ -1,11 +1,11 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../../../shared/context.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
 import { PublisherPricing } from '../entities/pricing.js';
 import { Publisher } from '../entities/publisher.js';
 import { endpointsByPublisher, pricingByPublisher } from '../loaders.js';
 import { createPublisher, deactivatePublisher, updatePublisher } from '../services/manage-publishers.js';
-import { getPublisher, listPublishers } from '../services/list-publishers.js';
+import { getPublisher, getPublisherById, listPublishers } from '../services/list-publishers.js';
 import { suggestPublishers } from '../services/suggest-publishers.js';
 import { PublisherInput, PublisherListInput } from '../types/inputs.js';
 import { PublisherSuggestion } from '../types/results.js';
@@ -25,6 +25,11 @@ export class PublisherResolver {
   @Query(() => Publisher)
   publisher(@Arg('slug', () => String) slug: string, @Ctx() context: RequestContext) {
     return getPublisher(context, slug);
+  }
+
+  @Query(() => Publisher, { description: 'An active publisher by its id (404 when unknown or deactivated)' })
+  publisherById(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext) {
+    return getPublisherById(context, id);
   }
 
   @Mutation(() => Publisher, { description: "Creates a publisher owned by the caller's organization" })

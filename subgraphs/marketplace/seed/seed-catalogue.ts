@@ -85,6 +85,7 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
     const added: string[] = [];
     for (const entry of absent) {
       if (waiting.some((seed) => seed.slug === entry.input.slug)) continue;
+      // A SQL seed gets a sample database of the catalogue's own to answer from (skipped when it cannot).
       const located = await withSampleDatabase(services, tx, CATALOGUE_ORGANIZATION_ID, prepared(entry, services));
       if (!located) continue;
       await insertPublisher(tx, services, CATALOGUE_ORGANIZATION_ID, located);

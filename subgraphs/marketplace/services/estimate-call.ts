@@ -4,7 +4,7 @@ import { HTTP_METHODS } from '../entities/constants.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { checkedCallPath } from '../proxy/call-path.js';
-import { priceCallOn } from '../proxy/call-target.js';
+import { holdOfCall, priceCallOn } from '../proxy/call-target.js';
 import { publisherForCall, type PublisherForCall } from './load-publisher-for-call.js';
 import { databaseLocationOf } from './database-location.js';
 import { pricingOf } from './pricing-of.js';
@@ -19,6 +19,7 @@ export interface Estimate {
   currency: string;
   breakdown: { base: string; markup: string; gatewayFee: string; minimumApplied: boolean };
   pricingModel: string;
+  maxCost: string;
 }
 
 /** The proxy also takes HEAD (priced as the GET of its path). */
@@ -40,7 +41,7 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
   const path = toolCall ? '' : checkedCallPath(input.path || '/');
   const planned = await plannedRows(context, loaded, method, path, input.query);
-  const { pricing, price } = planned === null ? priceCallOn(loaded, { method, path, rows: input.rows ?? 0, viaTools: toolCall }) : planned;
+  const { endpoint, pricing, price } = planned === null ? priceCallOn(loaded, { method, path, rows: input.rows ?? 0, viaTools: toolCall }) : { endpoint: null, ...planned };
   return {
     estimatedCost: formatMicros(price.total),
     currency: pricing.assetSymbol ?? 'USD',
@@ -51,6 +52,8 @@ export async function estimateCall(context: RequestContext, slug: string, input:
       minimumApplied: price.minimumApplied,
     },
     pricingModel: pricing.pricingModel,
+    // What the call holds: a database query, the price of the most rows it may return.
+    maxCost: formatMicros(planned ? priceRows(loaded, publishedLimits(context.services, publisher).maxRows).total : holdOfCall(publisher, endpoint, pricing, price).reserve),
     ...(planned ? { estimatedRows: planned.rows, basis: 'planner_estimate' } : {}),
   };
 }

@@ -4,8 +4,9 @@ import { pageOf } from '../../../shared/paging.js';
 import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
+import { isUuid } from '../../../shared/ids.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
-import { findPublisher } from './find-publisher.js';
+import { findPublisher, publisherNotFound } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
 
@@ -38,3 +39,10 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
 
 /** GET /publishers/{slug}: one active publisher. */
 export const getPublisher = (context: RequestContext, slug: string) => findPublisher(context.em, slug);
+
+/** One publisher by id, active or paused, as by slug (a deleted one, or an id that is no uuid, is not found). */
+export async function getPublisherById(context: RequestContext, id: string): Promise<Publisher> {
+  const publisher = isUuid(id) ? await context.em.findOne(Publisher, { id, deletedAt: null }) : null;
+  if (!publisher) throw publisherNotFound();
+  return publisher;
+}

@@ -8,6 +8,7 @@ import { federationScenario } from './federation.js';
 import { evalScenario } from './eval.js';
 import { invoicesScenario } from './invoices.js';
 import { databasesScenario } from './databases.js';
+import { mcpScenario } from './mcp.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, databasesScenario, invoicesScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, databasesScenario, invoicesScenario, mcpScenario];

@@ -1,6 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Field, InputType, Int, Mutation, ObjectType, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../../../shared/context.js';
+import { DecimalScalar } from '../../types/scalars.js';
 import { callPublisherBuffered } from '../buffered-call.js';
 
 @InputType()
@@ -10,6 +11,8 @@ class CallPublisherInput {
   @Field(() => String, { nullable: true, description: 'Upstream path, default "/"' }) path?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Query parameters' }) query?: Record<string, unknown> | null;
   @Field(() => GraphQLJSON, { nullable: true, description: 'JSON body (not for GET)' }) body?: unknown;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The most this call may cost (USD): refused with 409 price_above_limit, nothing charged, when it could cost more' })
+  maxCharge?: string | null;
 }
 
 @ObjectType()
