@@ -38,11 +38,23 @@ export async function readReferral(context: RequestContext): Promise<ReferralSum
 }
 
 /**
+ * Applying a code and rewarding on verification take turns per referred account: the verification's
+ * reward (an outbox delivery, after the verification committed) waits for an apply still in flight,
+ * and so sees its referral; an apply sees a verification committed before it asks. Without this, an
+ * apply that asked accounts before a verification committed, and committed after the reward ran,
+ * would be paid by neither (accounts' answer shares no transaction with us in split mode).
+ */
+async function takeReferralTurn(em: EntityManager, referredUserId: string): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`wallet-referral:${referredUserId}`]);
+}
+
+/**
  * Pays both sides once, when the referred account has a verified e-mail. Marking the referral as
  * rewarded and the two idempotent credits happen in the caller's transaction; the credits lock
  * their four accounts up front (transferAll), so they cannot deadlock with a concurrent transfer.
  */
 export async function rewardReferral(em: EntityManager, referredUserId: string, bonus: bigint): Promise<boolean> {
+  await takeReferralTurn(em, referredUserId);
   const [row] = await em.execute(
     `update wallet_referral set rewarded_at = now() where referred_user_id = ? and rewarded_at is null returning referrer_user_id`,
     [referredUserId],
@@ -59,8 +71,7 @@ export async function rewardReferral(em: EntityManager, referredUserId: string, 
 /**
  * Read now, not from the request's identity: a verification committed since (whose reward found
  * no referral yet) would otherwise leave the referral unpaid for good. A verification still in
- * flight holds the user's row, and this waits for it. Where accounts runs in another process (the
- * port is missing), the identity's answer stands.
+ * flight holds the user's row, and this waits for it.
  */
 async function verifiedNow(context: RequestContext, em: EntityManager, identity: { userId: string; emailVerified: boolean }): Promise<boolean> {
   const read = context.services.ports.emailVerified;
@@ -77,6 +88,7 @@ export async function applyReferralCode(context: RequestContext, rawCode: string
   if (owner.userId === identity.userId) throw badRequest('own_referral_code', 'You cannot apply your own referral code');
   const bonus = context.services.config.wallet.referralBonus;
   const rewarded = await context.em.transactional(async (em) => {
+    await takeReferralTurn(em as EntityManager, identity.userId);
     const [inserted] = await em.execute(
       `insert into wallet_referral (referred_user_id, referrer_user_id, created_at) values (?, ?, now())
        on conflict do nothing returning referred_user_id`,
