@@ -5,6 +5,8 @@ import { retriedTransaction } from '../db/retried-transaction.js';
 import { decodeJson } from '../json-codec.js';
 import type { Logger } from '../logger.js';
 
+/** Deliveries a process runs at once (each in its own transaction, so on its own connection). */
+const WORKERS = 4;
 /** Retries (after a failed handler) and notices lost while the listener reconnected are picked up this often. */
 const POLL_MS = 2_000;
 const MAX_BACKOFF_SECONDS = 300;
@@ -113,7 +115,10 @@ export class OutboxConsumer {
     try {
       do {
         this.again = false;
-        while (!this.closed && (await this.deliverOne()));
+        const worker = async () => {
+          while (!this.closed && (await this.deliverOne()));
+        };
+        await Promise.all(Array.from({ length: WORKERS }, worker));
       } while (this.again && !this.closed);
       await this.prune();
     } catch (error) {
@@ -125,7 +130,7 @@ export class OutboxConsumer {
    * One delivery in one transaction: the next one due that no other process holds, or the given
    * one (waiting for a process that holds it). A handler's failure rolls its effects back and puts
    * the delivery off (exponential backoff); a deadlock or serialization failure is retried at once.
-   * Each delivery has its own transaction, so the locks of one reaction never meet another's.
+   * Each delivery has its own transaction, so the locks of one reaction are never held while another runs.
    * False when there was nothing to deliver.
    */
   async deliverOne(which?: { eventId: string; consumer: string }): Promise<boolean> {
@@ -134,24 +139,26 @@ export class OutboxConsumer {
     try {
       return await retriedTransaction(this.orm.em.fork() as EntityManager, async (em) => {
         taken = undefined;
-        const [row] = await em.execute<DueDelivery[]>(
-          `select d.event_id, d.consumer, d.attempts, e.type, e.payload::text as payload
-           from outbox_delivery d join outbox_event e on e.id = d.event_id
-           where ${which ? 'd.event_id = ? and d.consumer = ?' : 'd.consumer = any(?::text[]) and d.available_at <= now()'}
-           ${which ? 'for update of d' : 'order by d.available_at, d.event_id limit 1 for update of d skip locked'}`,
+        // Taken, dropped and marked processed in one statement; a rollback (a failed handler) undoes all three.
+        const [row] = await em.execute<(DueDelivery & { fresh: boolean })[]>(
+          `with taken as (
+             delete from outbox_delivery where (event_id, consumer) = (
+               select event_id, consumer from outbox_delivery
+               where ${which ? 'event_id = ? and consumer = ? for update' : 'consumer = any(?::text[]) and available_at <= now() order by available_at, event_id limit 1 for update skip locked'})
+             returning event_id, consumer, attempts),
+           marked as (
+             insert into outbox_processed (event_id, consumer, processed_at) select event_id, consumer, now() from taken
+             on conflict do nothing returning event_id)
+           select taken.event_id, taken.consumer, taken.attempts, e.type, e.payload::text as payload, exists (select 1 from marked) as fresh
+           from taken join outbox_event e on e.id = taken.event_id`,
           which ? [which.eventId, which.consumer] : [arrayLiteral(this.consumers)],
         );
         if (!row) return false;
         taken = row;
-        const [fresh] = await em.execute(
-          `insert into outbox_processed (event_id, consumer, processed_at) values (?, ?, now()) on conflict do nothing returning event_id`,
-          [row.event_id, row.consumer],
-        );
-        if (fresh) {
+        if (row.fresh) {
           const payload = decodeJson(row.payload);
           for (const handler of this.bus.handlersOf(row.consumer, row.type as EventType)) await handler(payload, em);
         }
-        await em.execute(`delete from outbox_delivery where event_id = ? and consumer = ?`, [row.event_id, row.consumer]);
         return true;
       });
     } catch (error) {

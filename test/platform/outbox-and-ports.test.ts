@@ -71,10 +71,8 @@ describe('the event outbox', () => {
       if (calls === 1) throw new Error('a passing failure');
     });
     await fork().transactional((em) => bus.publish('x402.booked_late', { publisherEarnings: [{ publisherId: 'retried', amount: 5n }] }, em as EntityManager));
-    expect(await effects('probe-b:retried')).toBe(0);
-    const [putOff] = await fork().execute(`select attempts, last_error from outbox_delivery where consumer = 'probe-b'`);
-    expect(putOff).toEqual({ attempts: 1, last_error: 'a passing failure' });
-    await eventually(async () => (await effects('probe-b:retried')) > 0);
+    await eventually(async () => calls >= 2);
+    // Two runs, one effect: the first run's write was rolled back with its failure.
     expect(await effects('probe-b:retried')).toBe(1);
     expect(calls).toBe(2);
   });

@@ -4,6 +4,7 @@ import { baselineScenario } from './baseline.js';
 import { ledgerScenario } from './ledger.js';
 import { publishersScenario } from './publishers.js';
 import { paidProxyScenario } from './paid-proxy.js';
+import { outboxScenario } from './outbox.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, outboxScenario];
