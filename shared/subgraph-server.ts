@@ -97,8 +97,8 @@ export async function runSubgraphProcess(module: SubgraphModule, platformModules
   stopOnSignals(starting, log, config.shutdownGraceMs);
   await starting.catch((error) => {
     if (!(error instanceof ConfigError)) throw error;
-    // A setting that cannot work (a port nobody answers, a second replica without Redis): said plainly.
-    log.fatal(error.message);
+    // A setting that cannot work (a port nobody answers, a second replica without Redis): said plainly, as a bad setting is.
+    console.error(error.message);
     exitAfterLogs(log, 1);
   });
 }
