@@ -4,7 +4,8 @@ import pg from 'pg';
 import { operationDigest, signInternalIdentity, type InternalCall } from '../../shared/auth/internal-token.js';
 import { openSpentTokens } from '../../shared/auth/spent-tokens.js';
 import { decodeJson, encodeJson } from '../../shared/json-codec.js';
-import { registerAgent, signUpVerified, uniqueEmail } from '../support/accounts.js';
+import { registerAgent, uniqueEmail } from '../support/accounts.js';
+import { organizationWithAdminKey } from '../support/organizations.js';
 import { startTestPlatform } from '../support/platform.js';
 import { createPublisher } from '../support/publishers.js';
 import { describeRouteEquivalence } from '../support/route-equivalence.js';
@@ -72,16 +73,7 @@ describe('split mode: domain events reach the module that handles them, in which
 
 describe('split mode: ports are answered by their module wherever it runs', () => {
   it('the marketplace refuses a plain member who tries to manage the organization’s publisher (the role comes from accounts)', async () => {
-    const owner = await signUpVerified(d);
-    const admin = await signUpVerified(d);
-    await d.api.graphql(
-      'mutation($input: InviteMemberInput!) { inviteToOrganization(input: $input) { id } }',
-      { input: { organizationId: owner.organizationId, email: admin.email, role: 'admin' } },
-      { token: owner.accessToken },
-    );
-    const token = await d.mailbox.waitForToken(admin.email, 'accept-invite');
-    expect((await d.api.post('/auth/accept-invite', { token }, { token: admin.accessToken })).status).toBe(200);
-    const key = (await d.api.post(`/organizations/${owner.organizationId}/api-keys`, { name: 'ops' }, { token: admin.accessToken })).body.data.key;
+    const { owner, admin, key } = await organizationWithAdminKey(d);
     const record = await createPublisher(d, owner.accessToken);
     expect((await d.api.patch(`/publishers/${record.slug}`, { description: 'by an admin' }, { token: key })).status).toBe(200);
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { subgraphModules } from '../../gateway/subgraphs.js';
+import { stop } from '../bench/child-process.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { Api } from './http.js';
 import { Mailbox } from './mailbox.js';
@@ -144,13 +145,4 @@ function waitUntilListening(child: ChildProcess, name: string): Promise<void> {
       }
     });
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(killer);
 }
