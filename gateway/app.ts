@@ -8,19 +8,27 @@ import { AppError } from '../shared/errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import type { SubgraphModule } from '../shared/subgraph.js';
 import { createRestRouter } from '../rest-adapter/router.js';
+import { PublicAnswerCache } from '../rest-adapter/answer-cache.js';
+import type { OneHopRouter } from './one-hop.js';
 import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
 import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
+import { readUntypedJson } from './untyped-json.js';
+import { discardUnreadBodies } from '../shared/http/unread-body.js';
 
 export interface AppParts {
   services: PlatformServices;
   graphql: ApolloServer<RequestContext>;
   apiSchema: GraphQLSchema;
+  /** Runs REST rows answered by one in-process subgraph directly on it. */
+  oneHop?: OneHopRouter;
   modules: SubgraphModule[];
   resolveBearer: BearerResolver;
+  /** POST /internal/ports/:name: the ports of the modules this process runs, for subgraph processes (split mode). */
+  ports?: express.RequestHandler;
 }
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -117,6 +125,7 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
   app.get('/metrics', metricsRoute(services));
+  if (parts.ports) app.post('/internal/ports/:name', express.text({ type: () => true, limit: JSON_BODY_LIMIT }), parts.ports);
   app.use(logRequests(parts));
 
   const buildContext = createContextBuilder(services, parts.resolveBearer);
@@ -129,15 +138,19 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
 
+  app.use(discardUnreadBodies);
   // Routes that need the raw body (signed webhooks) or byte streams come before JSON parsing.
   const rawRoutes = express.Router();
   for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);
   app.use(rawRoutes);
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
-  app.use(createRestRouter(parts.graphql, parts.apiSchema, restRoutes));
+  const publicTopics = restRoutes.flatMap((route) => (route.publicCache ? [route.publicCache] : []));
+  const publicAnswers = new PublicAnswerCache(services.config.publicAnswerCacheSeconds * 1000, services.changes, publicTopics);
+  app.use(createRestRouter({ graphql: parts.graphql, apiSchema: parts.apiSchema, routes: restRoutes, publicAnswers, oneHop: parts.oneHop }));
   app.use((req, res) =>
     sendError(res, { status: 404, code: 'route_not_found', message: `No route for ${req.method} ${req.path}` }),
   );

@@ -6,6 +6,7 @@ import type { RequestContext } from '../shared/context.js';
 import { formatPlatformError } from '../shared/graphql-errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import { InProcessSubgraph } from './local-data-source.js';
+import { OneHopRouter } from './one-hop.js';
 import { RemoteSubgraph } from './remote-data-source.js';
 import { requestGuards } from './request-guards.js';
 
@@ -28,8 +29,9 @@ export async function createGraphQLServer(
   services: PlatformServices,
   schemas: Map<string, GraphQLSchema>,
   supergraphSdl: string,
-): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema }> {
+): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema; oneHop?: OneHopRouter }> {
   const { config, log } = services;
+  const inProcess = new Map<string, InProcessSubgraph>();
   const gateway = new ApolloGateway({
     supergraphSdl,
     buildService: ({ name }) => {
@@ -37,16 +39,27 @@ export async function createGraphQLServer(
       if (url) return new RemoteSubgraph(name, url, config.secrets.INTERNAL_SECRET);
       const schema = schemas.get(name);
       if (!schema) throw new Error(`Subgraph ${name} is in the supergraph but not in this build`);
-      return new InProcessSubgraph(schema, log);
+      const subgraph = new InProcessSubgraph(schema, log);
+      inProcess.set(name, subgraph);
+      return subgraph;
     },
   });
+  const oneHop = new OneHopRouter(supergraphSdl, inProcess);
   let apiSchema: GraphQLSchema | undefined;
   gateway.onSchemaLoadOrUpdate((update) => {
     apiSchema = update.apiSchema;
   });
   const protection = armor.protect();
   const server = new ApolloServer<RequestContext>({
-    gateway,
+    gateway: {
+      onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
+      stop: () => gateway.stop(),
+      async load(options) {
+        const loaded = await gateway.load(options);
+        if (!config.graphqlOneHop || !loaded.executor) return loaded;
+        return { ...loaded, executor: oneHop.executor(loaded.executor as any) };
+      },
+    },
     introspection: true,
     parseOptions: { maxTokens: MAX_TOKENS },
     // The process stops the platform as a whole (main.ts); Apollo's own handler would stop the
@@ -63,5 +76,5 @@ export async function createGraphQLServer(
   });
   await server.start();
   if (!apiSchema) throw new Error('The gateway did not load the supergraph');
-  return { server, apiSchema };
+  return { server, apiSchema, oneHop: config.graphqlOneHop ? oneHop : undefined };
 }

@@ -1,6 +1,6 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { formatPlatformError } from '../shared/graphql-errors.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Logger } from '../shared/logger.js';
@@ -25,18 +25,24 @@ export class InProcessSubgraph implements GraphQLDataSource<RequestContext> {
     if (!('kind' in document)) {
       return { errors: document.map((error) => formatPlatformError(error, this.log, requestId).toJSON()) };
     }
-    const result = await execute({
-      schema: this.schema,
-      document,
-      variableValues: request.variables,
-      operationName: request.operationName,
-      contextValue: context,
-    });
-    if (!result.errors) return { data: result.data as Record<string, unknown> };
-    return {
-      data: result.data as Record<string, unknown> | null,
-      errors: result.errors.map((error) => formatPlatformError(error, this.log, requestId).toJSON()),
-    };
+    const result = await this.executeClientDocument(document, request.variables, request.operationName, context as RequestContext | undefined);
+    const errors = result.errors?.map((error) => error.toJSON());
+    return errors ? { data: result.data as Record<string, unknown> | null, errors } : { data: result.data as Record<string, unknown> };
+  }
+
+  /**
+   * Runs a document already validated (by the gateway against the API schema, or here) on this
+   * subgraph's schema, errors masked as the subgraph's own server masks them.
+   */
+  async executeClientDocument(
+    document: DocumentNode,
+    variableValues: Record<string, unknown> | undefined,
+    operationName: string | null | undefined,
+    context: RequestContext | undefined,
+  ): Promise<ExecutionResult> {
+    const result = await execute({ schema: this.schema, document, variableValues, operationName, contextValue: context });
+    if (!result.errors) return result;
+    return { data: result.data, errors: result.errors.map((error) => formatPlatformError(error, this.log, context?.requestId)) };
   }
 
   private document(query: string): DocumentNode | readonly GraphQLError[] {

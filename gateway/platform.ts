@@ -5,7 +5,10 @@ import type { GraphQLSchema } from 'graphql';
 import { ConfigError, type Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/logger.js';
 import { drainHttpServer } from '../shared/http/drain.js';
+import { answerClientError } from '../shared/http/client-error.js';
 import { openServices } from '../shared/platform-services.js';
+import { gatewaySpentTokens } from '../shared/auth/spent-tokens.js';
+import { servePorts } from '../shared/remote-ports.js';
 import type { PlatformServices } from '../shared/services.js';
 import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
 import { createApp } from './app.js';
@@ -33,11 +36,14 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const opened = await openServices(config, log, subgraphModules);
   const { services } = opened;
   const schemas = await buildSubgraphSchemas();
-  const { server: graphql, apiSchema } = await createGraphQLServer(services, schemas, readSupergraph());
-  const app = createApp({ services, graphql, apiSchema, modules: subgraphModules, resolveBearer: resolveBearerCredential });
+  const { server: graphql, apiSchema, oneHop } = await createGraphQLServer(services, schemas, readSupergraph());
+  const spentPortTokens = gatewaySpentTokens(config.redisUrl);
+  const ports = servePorts(subgraphModules.map((module) => module.name), services, spentPortTokens);
+  const app = createApp({ services, graphql, apiSchema, oneHop, modules: subgraphModules, resolveBearer: resolveBearerCredential, ports });
   const httpServer = app.listen(config.port, config.host);
   await once(httpServer, 'listening');
   httpServer.keepAliveTimeout = 65_000;
+  httpServer.on('clientError', answerClientError);
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info({ url }, 'platform listening');
@@ -51,6 +57,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
       await drainHttpServer(httpServer, config.shutdownGraceMs);
       await graphql.stop();
       await opened.close();
+      await spentPortTokens.close();
     },
   };
 }

@@ -1,4 +1,6 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { GraphQLError } from 'graphql';
+import { isAppErrorExtensions } from '../shared/errors.js';
 import { INTERNAL_IDENTITY_HEADER, operationDigest, signInternalIdentity } from '../shared/auth/internal-token.js';
 import type { RequestContext } from '../shared/context.js';
 
@@ -23,5 +25,17 @@ export class RemoteSubgraph extends RemoteGraphQLDataSource<RequestContext> {
     });
     request.http?.headers.set(INTERNAL_IDENTITY_HEADER, token);
     request.http?.headers.set('x-request-id', context.requestId);
+  }
+
+  /**
+   * A subgraph answers a request it refuses (a variable that does not fit its own scalars) with
+   * HTTP 400 and our error in the body: that error is passed on, not Apollo's "400: Bad Request".
+   */
+  override async errorFromResponse(response: Parameters<RemoteGraphQLDataSource['errorFromResponse']>[0]): Promise<GraphQLError> {
+    const error = await super.errorFromResponse(response);
+    const body = (error.extensions.response as { body?: { errors?: { message?: unknown; extensions?: Record<string, unknown> }[] } } | undefined)?.body;
+    const first = response.status === 400 && typeof body === 'object' ? body?.errors?.[0] : undefined;
+    if (!first || !isAppErrorExtensions(first.extensions)) return error;
+    return new GraphQLError(String(first.message), { extensions: first.extensions });
   }
 }

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, getVariableValues, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, getVariableValues, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { isUnstorableText } from '../shared/text.js';
 import { MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
@@ -48,11 +48,57 @@ function literalDepthOf(document: DocumentNode): number {
   return deepest;
 }
 
+interface DocumentFacts {
+  literalDepth: number;
+  holdsUnstorableText: boolean;
+}
+
+/** Parsed documents are reused (Apollo's document store, prepared REST rows): their facts are found once each. */
+const documentFacts = new WeakMap<DocumentNode, DocumentFacts>();
+
+function factsOf(document: DocumentNode): DocumentFacts {
+  let facts = documentFacts.get(document);
+  if (!facts) {
+    facts = { literalDepth: literalDepthOf(document), holdsUnstorableText: documentHoldsUnstorableText(document) };
+    documentFacts.set(document, facts);
+  }
+  return facts;
+}
+
 /** A request error (the caller's fault): HTTP 400, with the platform's code. */
 const refused = (code: string, message: string) =>
   new GraphQLError(message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message, {
     extensions: { code, status: 400, http: { status: 400 } },
   });
+
+/**
+ * The checks of `requestGuards` for one operation about to run; also called by REST rows that run
+ * on a subgraph directly (gateway/one-hop.ts), so both paths refuse the same input the same way.
+ */
+export function guardOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode | undefined,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | undefined,
+): void {
+  if (!operation) {
+    throw refused('invalid_operation', operationName ? `No operation named ${operationName}` : 'Name the operation to run (operationName)');
+  }
+  if (operation.operation !== 'query' && operation.operation !== 'mutation') {
+    throw refused('invalid_operation', `${operation.operation} operations are not supported`);
+  }
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
+  // The inner reason, without graphql-js's quote of the whole value (a password, say).
+  if (coerced.errors) throw refused('invalid_input', coerced.errors[0]!.originalError?.message ?? coerced.errors[0]!.message);
+  const facts = factsOf(document);
+  if (facts.literalDepth > MAX_JSON_DEPTH) {
+    throw refused('json_too_deep', `JSON may nest at most ${MAX_JSON_DEPTH} levels`);
+  }
+  if (facts.holdsUnstorableText || holdsUnstorableText(variables)) {
+    throw refused('invalid_text', 'Text may not contain the NUL character (U+0000) or a lone surrogate');
+  }
+}
 
 /**
  * Checks that run once the operation is known and before the gateway plans it, each answering
@@ -67,22 +113,15 @@ const refused = (code: string, message: string) =>
 export const requestGuards: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
+      // A variable only its subgraph could refuse (one of its own scalars) is as much a request
+      // error as one the gateway refused: HTTP 400 when nothing ran.
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single') return;
+        const { data, errors } = response.body.singleResult;
+        if (data == null && errors?.length && errors.every((error) => (error.extensions?.details as any)?.variablePath)) response.http.status = 400;
+      },
       async didResolveOperation({ request, operation, document, schema }) {
-        if (!operation) {
-          throw refused('invalid_operation', request.operationName ? `No operation named ${request.operationName}` : 'Name the operation to run (operationName)');
-        }
-        if (operation.operation !== 'query' && operation.operation !== 'mutation') {
-          throw refused('invalid_operation', `${operation.operation} operations are not supported`);
-        }
-        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
-        // The inner reason, without graphql-js's quote of the whole value (a password, say).
-        if (coerced.errors) throw refused('invalid_input', coerced.errors[0]!.originalError?.message ?? coerced.errors[0]!.message);
-        if (literalDepthOf(document) > MAX_JSON_DEPTH) {
-          throw refused('json_too_deep', `JSON may nest at most ${MAX_JSON_DEPTH} levels`);
-        }
-        if (holdsUnstorableText(request.variables) || documentHoldsUnstorableText(document)) {
-          throw refused('invalid_text', 'Text may not contain the NUL character (U+0000) or a lone surrogate');
-        }
+        guardOperation(schema, document, operation, request.operationName, request.variables);
       },
     };
   },

@@ -5,6 +5,8 @@ import {
   isListType,
   Kind,
   type FragmentDefinitionNode,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
   type SelectionSetNode,
 } from 'graphql';
@@ -21,10 +23,24 @@ export function snakeCase(name: string): string {
   return snake;
 }
 
+/** An input object's fields by their GraphQL and their snake_case names, built once per type. */
+const fieldsByName = new WeakMap<GraphQLInputObjectType, Map<string, GraphQLInputField>>();
+
+function inputFieldsOf(type: GraphQLInputObjectType): Map<string, GraphQLInputField> {
+  let byName = fieldsByName.get(type);
+  if (!byName) {
+    byName = new Map();
+    for (const field of Object.values(type.getFields())) byName.set(snakeCase(field.name), field).set(field.name, field);
+    fieldsByName.set(type, byName);
+  }
+  return byName;
+}
+
 /**
  * REST bodies are snake_case, GraphQL inputs camelCase. The conversion follows the input type, so the
  * keys inside a JSON scalar (e.g. upstream headers) are left exactly as the caller wrote them.
- * Unknown keys stay as they are, and GraphQL then refuses them with a clear message.
+ * Keys the input type does not know are dropped: a REST client may send a record's other fields
+ * (an id, a counter) and they are ignored, as the documented interface does. GraphQL stays strict.
  */
 export function inputToGraphQL(value: unknown, type: GraphQLInputType): unknown {
   if (value === null || value === undefined) return value;
@@ -34,12 +50,11 @@ export function inputToGraphQL(value: unknown, type: GraphQLInputType): unknown 
   }
   const named = getNamedType(nullable);
   if (!isInputObjectType(named) || typeof value !== 'object' || Array.isArray(value)) return value;
-  const fields = named.getFields();
-  const bySnakeName = new Map(Object.values(fields).map((field) => [snakeCase(field.name), field]));
+  const fields = inputFieldsOf(named);
   const converted: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const field = fields[key] ?? bySnakeName.get(key);
-    converted[field ? field.name : key] = field ? inputToGraphQL(item, field.type) : item;
+    const field = fields.get(key);
+    if (field) converted[field.name] = inputToGraphQL(item, field.type);
   }
   return converted;
 }

@@ -2,9 +2,11 @@ import { accountsFragments } from './routes/accounts.fragments.js';
 import { databasesFragments } from './routes/databases.fragments.js';
 import { walletFragments } from './routes/wallet.fragments.js';
 import { marketplaceFragments } from './routes/marketplace.fragments.js';
+import { federationFragments } from './routes/federation.fragments.js';
+import { evalFragments } from './routes/eval.fragments.js';
 
 /** Named selections shared by REST operations, so each record has one field list. */
-const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments };
+const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments, ...federationFragments, ...evalFragments };
 
 const SPREAD = /\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 

@@ -1,3 +1,4 @@
+import type { ChangeTopic } from '../shared/db/change-notices.js';
 import { pageOf } from '../shared/paging.js';
 import { badRequest } from '../shared/errors.js';
 
@@ -22,6 +23,17 @@ export interface RestRoute {
   status?: number;
   /** How the root field's value becomes `data` (default: as it is). */
   data?: (value: any) => unknown;
+  /**
+   * Who may call it (the specification's Auth column). By default a credential is required and
+   * checked before the body (401 whatever the body holds); `optional` rows answer anonymous
+   * callers too and use a credential when one is given.
+   */
+  auth?: 'bearer' | 'optional';
+  /**
+   * A public read whose answer is the same for every caller and changes only with this topic's
+   * changes: its answers are cached by URL (PUBLIC_ANSWER_CACHE_SECONDS).
+   */
+  publicCache?: ChangeTopic;
 }
 
 /** The body as an object: REST callers may omit it, but a JSON array or scalar is refused. */

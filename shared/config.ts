@@ -118,6 +118,7 @@ const envSchema = z.object({
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
   REFERRAL_BONUS_USD: z.string().default('1.00'),
+  REFERRAL_MAX_REWARDS_PER_REFERRER: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(50)),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
   STRIPE_API_URL: urlSetting('STRIPE_API_URL', HTTP),
@@ -162,6 +163,13 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  GRAPHQL_ONE_HOP: booleanFlag(true),
+  PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
+  CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
+  FEDERATION_MAX_DATA_BYTES: numberSetting(z.coerce.number().int().min(256).max(1024 * 1024).default(64 * 1024)),
+  EVAL_MIN_SIGNALS: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(20)),
+  EVAL_HALF_LIFE_DAYS: numberSetting(z.coerce.number().positive().max(3650).default(30)),
+  EVAL_MAX_PSEUDO_COUNT_PER_ORG: numberSetting(z.coerce.number().positive().max(1_000_000).default(50)),
 });
 
 /**
@@ -198,7 +206,7 @@ export interface Config {
   trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
-  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint };
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   /**
    * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
@@ -207,6 +215,12 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
+  graphqlOneHop: boolean;
+  /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
+  publicAnswerCacheSeconds: number;
+  /** Catalogue reads that reach the database (listing, search, suggestions), per caller address. */
+  catalogueReadsPerMinute: number;
   /** Outbound calls to publisher upstreams. */
   proxy: {
     timeoutMs: number;
@@ -220,6 +234,13 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** Federated resources: the largest `data` document, in bytes of its JSON. */
+  federation: { maxDataBytes: number };
+  /**
+   * Evaluation routing: cells below minSignals are not `sufficient`; recency weights halve every
+   * halfLifeDays; one organization adds at most maxPseudoCountPerOrg to the community prior.
+   */
+  eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
 }
 
 export class ConfigError extends Error {}
@@ -367,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
       paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
       referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),
+      maxReferralRewards: values.REFERRAL_MAX_REWARDS_PER_REFERRER,
     },
     stripe: { secretKey: values.STRIPE_SECRET_KEY, webhookSecret: values.STRIPE_WEBHOOK_SECRET, apiUrl: values.STRIPE_API_URL },
     x402: {
@@ -378,6 +400,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     subgraphUrls,
     seedCatalogue: values.SEED_CATALOGUE,
+    graphqlOneHop: values.GRAPHQL_ONE_HOP,
+    publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
+    catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,
     proxy: {
       timeoutMs: values.PROXY_TIMEOUT_MS,
       allowPrivateUpstreams: values.PROXY_ALLOW_PRIVATE_UPSTREAMS,
@@ -386,6 +411,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publisherCacheSeconds: values.PROXY_PUBLISHER_CACHE_SECONDS,
       longestCallSeconds: longestCallSecondsOf(values.PROXY_TIMEOUT_MS),
       holdExpirySeconds: Math.max(values.PROXY_HOLD_EXPIRY_SECONDS, longestCallSecondsOf(values.PROXY_TIMEOUT_MS)),
+    },
+    federation: { maxDataBytes: values.FEDERATION_MAX_DATA_BYTES },
+    eval: {
+      minSignals: values.EVAL_MIN_SIGNALS,
+      halfLifeDays: values.EVAL_HALF_LIFE_DAYS,
+      maxPseudoCountPerOrg: values.EVAL_MAX_PSEUDO_COUNT_PER_ORG,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import { AppError, appErrorExtensions, INTERNAL_ERROR_CODE, isAppErrorExtensions } from './errors.js';
 import type { Logger } from './logger.js';
 import { databaseUnavailableError } from './db/database-unavailable.js';
@@ -12,6 +12,28 @@ const FRAMEWORK_CODES: Record<string, { code: string; status: number }> = {
   PERSISTED_QUERY_NOT_SUPPORTED: { code: 'persisted_query_not_supported', status: 400 },
   OPERATION_RESOLUTION_FAILURE: { code: 'invalid_operation', status: 400 },
 };
+
+/** `at "input.pricing[0].pricePerCall"` at the end of graphql-js's message: the field's path inside the variable. */
+const VALUE_PATH = / at "([_A-Za-z][_0-9A-Za-z]*(?:\.[_A-Za-z][_0-9A-Za-z]*|\[\d+\])*)"$/;
+
+/**
+ * A variable graphql-js could not coerce (a wrong JSON type, a missing field, a scalar of a
+ * subgraph refusing its value), as the path of the field: the variable's name, then its fields.
+ * Told apart by shape, as Apollo Server does: no path, one variable-definition node.
+ */
+export function variablePathOf(error: GraphQLError): (string | number)[] | null {
+  const node = error.nodes?.length === 1 ? error.nodes[0] : undefined;
+  if (error.path || node?.kind !== Kind.VARIABLE_DEFINITION) return null;
+  const name = node.variable.name.value;
+  if (!error.message.startsWith(`Variable "$${name}" `)) return null;
+  // The message is `<prefix>; <the inner reason>`: the path ends the prefix. Values are quoted as
+  // JSON, so none ends in ` at "<path>"`.
+  const inner = error.originalError?.message;
+  const prefix = inner && error.message.endsWith(`; ${inner}`) ? error.message.slice(0, -inner.length - 2) : error.message;
+  const at = VALUE_PATH.exec(prefix)?.[1];
+  if (!at) return [name];
+  return at.split(/\.|(?=\[)/).map((step) => (step.startsWith('[') ? Number(step.slice(1, -1)) : step));
+}
 
 /**
  * One rule for every GraphQL error leaving a subgraph or the gateway: our AppErrors keep code and
@@ -27,6 +49,12 @@ export function formatPlatformError(error: GraphQLError, log: Logger, requestId?
   if (isAppErrorExtensions(error.extensions)) {
     const { code, status, details } = error.extensions as Record<string, unknown>;
     return new GraphQLError(error.message, { path: error.path, extensions: { code, status, ...(details ? { details } : {}) } });
+  }
+  // A variable that does not fit, caught by a subgraph (its own scalars) as by the gateway: the
+  // caller's mistake, answered 400 in every mode, with the field's path for the REST adapter.
+  const variablePath = variablePathOf(error);
+  if (variablePath) {
+    return new GraphQLError(error.message, { extensions: { code: 'invalid_input', status: 400, details: { variablePath } } });
   }
   const frameworkCode = typeof error.extensions?.code === 'string' ? FRAMEWORK_CODES[error.extensions.code] : undefined;
   if (frameworkCode) return new GraphQLError(error.message, { extensions: frameworkCode });

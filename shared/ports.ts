@@ -46,6 +46,28 @@ export interface PlatformPorts {
    * about to expire, for a publisher that passes the user's own token upstream.
    */
   userOAuthToken?(em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken>;
+  /** Marketplace: the active publishers an organization owns (federation asks who may publish). */
+  publishersOwnedBy?(em: EntityManager, organizationId: string): Promise<PublisherRef[]>;
+  /** Marketplace: a publisher by its slug (active or not), null when there is none. */
+  publisherBySlug?(em: EntityManager, slug: string): Promise<PublisherRef | null>;
+  /** Evaluation: the community's success rate of each publisher on a task (absent when it has no signals). */
+  publisherSuccessRates?(em: EntityManager, asks: PublisherTask[]): Promise<PublisherSuccessRate[]>;
+}
+
+export interface PublisherRef {
+  id: string;
+  slug: string;
+}
+
+export interface PublisherTask {
+  publisherSlug: string;
+  taskType: string;
+}
+
+export interface PublisherSuccessRate extends PublisherTask {
+  /** Mean success (0..1) over `signals` community signals that named this publisher and task. */
+  successRate: number;
+  signals: number;
 }
 
 export type UserOAuthToken =
@@ -68,4 +90,7 @@ export const portOwners: Record<PortName, string> = {
   organizationRole: 'accounts',
   recordUsage: 'billing',
   userOAuthToken: 'oauth',
+  publishersOwnedBy: 'marketplace',
+  publisherBySlug: 'marketplace',
+  publisherSuccessRates: 'eval',
 };

@@ -68,12 +68,17 @@ function remotePort(name: PortName, owner: string, subgraphUrl: string, services
   };
 }
 
-/** POST /internal/ports/:name on a subgraph process: its module's ports, for the platform's other processes only. */
-export function servePorts(module: string, services: PlatformServices, spent: SpentTokens) {
+/**
+ * POST /internal/ports/:name: the ports of the modules this process runs (a subgraph process its
+ * own; the gateway, which runs every module, all of them), for the platform's other processes only.
+ */
+export function servePorts(hosted: readonly string[], services: PlatformServices, spent: SpentTokens) {
   const reply = (res: Response, status: number, body: unknown) => void res.status(status).type('application/json').send(encodeJson(body));
   const failure = (res: Response, error: AppError) => reply(res, error.status, { error: { status: error.status, code: error.code, message: error.message } });
   return async (req: Request, res: Response) => {
     const name = String(req.params.name) as PortName;
+    const module = Object.hasOwn(portOwners, name) ? portOwners[name] : undefined;
+    if (!module || !hosted.includes(module)) return failure(res, new AppError(404, 'port_not_found', `No port ${name} is answered here`));
     const body = typeof req.body === 'string' ? req.body : '';
     const token = req.header(INTERNAL_IDENTITY_HEADER);
     if (!token) return failure(res, new AppError(401, 'gateway_token_required', 'Ports are asked by the platform’s own processes only'));
@@ -82,8 +87,8 @@ export function servePorts(module: string, services: PlatformServices, spent: Sp
     } catch {
       return failure(res, new AppError(401, 'invalid_gateway_token', 'Invalid gateway token'));
     }
-    const port = Object.hasOwn(portOwners, name) && portOwners[name] === module ? (services.ports[name] as ((...args: unknown[]) => Promise<unknown>) | undefined) : undefined;
-    if (!port) return failure(res, new AppError(404, 'port_not_found', `The ${module} subgraph answers no port ${name}`));
+    const port = services.ports[name] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+    if (!port) return failure(res, new AppError(404, 'port_not_found', `No port ${name} is answered here`));
     let args: unknown;
     try {
       args = decodeJson(body);

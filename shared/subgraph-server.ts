@@ -55,7 +55,7 @@ export async function serveSubgraph(module: SubgraphModule, platformModules: rea
   app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok', subgraph: module.name } }));
   // Its own figures (a marketplace process makes the GraphQL paid calls of split mode).
   app.get('/metrics', metricsRoute(services));
-  app.post('/internal/ports/:name', express.text({ type: () => true, limit: '1mb' }), servePorts(module.name, services, spent));
+  app.post('/internal/ports/:name', express.text({ type: () => true, limit: '1mb' }), servePorts([module.name], services, spent));
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),

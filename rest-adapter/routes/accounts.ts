@@ -10,6 +10,7 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/signup',
+    auth: 'optional',
     status: 201,
     document: 'mutation($input: SignupInput!) { signup(input: $input) { user { ...UserFields } verificationEmailSent } }',
     variables: input,
@@ -17,6 +18,7 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/login',
+    auth: 'optional',
     document: 'mutation($input: LoginInput!) { login(input: $input) { ...TokenFields } }',
     variables: input,
   },
@@ -28,6 +30,7 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/refresh',
+    auth: 'optional',
     document: 'mutation($input: RefreshTokenInput!) { refreshTokens(input: $input) { ...TokenFields } }',
     variables: input,
   },
@@ -46,24 +49,28 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/forgot-password',
+    auth: 'optional',
     document: 'mutation($input: EmailInput!) { forgotPassword(input: $input) { message } }',
     variables: input,
   },
   {
     method: 'POST',
     path: '/auth/reset-password',
+    auth: 'optional',
     document: 'mutation($input: ResetPasswordInput!) { resetPassword(input: $input) { passwordReset } }',
     variables: input,
   },
   {
     method: 'POST',
     path: '/auth/resend-verification',
+    auth: 'optional',
     document: 'mutation($input: EmailInput!) { resendVerification(input: $input) { message } }',
     variables: input,
   },
   {
     method: 'POST',
     path: '/auth/verify-email',
+    auth: 'optional',
     document: 'mutation($input: TokenInput!) { verifyEmail(input: $input) { ...TokenFields } }',
     variables: input,
   },
@@ -76,6 +83,7 @@ export const accountsRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/agent',
+    auth: 'optional',
     status: 201,
     document: 'mutation($input: RegisterAgentInput) { registerAgent(input: $input) { agent { ...AgentFields } } }',
     variables: input,

@@ -3,6 +3,8 @@ import { accountsRoutes } from './accounts.js';
 import { databasesRoutes } from './databases.js';
 import { walletRoutes } from './wallet.js';
 import { marketplaceRoutes } from './marketplace.js';
+import { federationRoutes } from './federation.js';
+import { evalRoutes } from './eval.js';
 
 /** Every REST row of the specification that maps onto GraphQL, one table per area. */
-export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes];
+export const restRoutes: RestRoute[] = [...accountsRoutes, ...databasesRoutes, ...walletRoutes, ...marketplaceRoutes, ...federationRoutes, ...evalRoutes];

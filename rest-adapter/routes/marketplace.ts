@@ -19,6 +19,8 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers',
+    auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($input: PublisherListInput) { publishers(input: $input) { ...PublisherFields } }',
     variables: (request) => ({
       input: {
@@ -32,6 +34,8 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers/suggest',
+    auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($query: String) { suggestPublishers(query: $query) { score matchReason publisher { ...PublisherFields } } }',
     variables: (request) => ({ query: stringQuery(request, 'query') }),
     data: (items: { publisher: Record<string, unknown>; score: number; match_reason: string }[]) =>
@@ -47,6 +51,8 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/publishers/:slug',
+    auth: 'optional',
+    publicCache: 'publisher',
     document: 'query($slug: String!) { publisher(slug: $slug) { ...PublisherFields } }',
     variables: (request) => ({ slug: slug(request) }),
   },
@@ -65,6 +71,7 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/publishers/:slug/estimate',
+    auth: 'optional',
     document: `query($slug: String!, $input: EstimateInput!) { estimatePublisherCall(slug: $slug, input: $input) {
       estimatedCost currency breakdown { base markup gatewayFee minimumApplied } pricingModel } }`,
     variables: (request) => ({ slug: slug(request), input: bodyObject(request) }),
@@ -72,6 +79,7 @@ export const marketplaceRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/payments/supported',
+    auth: 'optional',
     document: `query { supportedPayments { prepaidWallet { enabled currency } card { enabled provider maxDepositUsd }
       x402 { enabled versions schemes { scheme network networkId asset assetSymbol } } } }`,
   },

@@ -46,6 +46,7 @@ export const walletRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/wallet/recover',
+    auth: 'optional',
     document: 'mutation($input: RecoverAccountInput!) { recoverAccount(input: $input) { userId apiKey recoveryCode } }',
     variables: input,
   },

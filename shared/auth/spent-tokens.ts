@@ -23,6 +23,9 @@ export class RedisSpentTokens implements SpentTokens {
   }
 }
 
+/** Spent port tokens at the gateway (any number of replicas: shared in Redis when set). */
+export const gatewaySpentTokens = (redisUrl: string | undefined): SpentTokens => (redisUrl ? new RedisSpentTokens(redisUrl) : new SpentGatewayTokens());
+
 /** Arbitrary constant (beside the migration lock's): the first half of every "one process of this subgraph" lock. */
 const REPLICA_LOCK_KEY = 724_311_902;
 

@@ -164,9 +164,21 @@ export class ChangeNotices {
     this.client = client;
   }
 
+  /**
+   * A change this process made: its own caches forget at once, before the notice (which reaches
+   * the other processes, and this one again) has gone round the database.
+   */
+  changedHere(topic: ChangeTopic, keys: string[]): void {
+    this.dispatch({ topic, keys });
+  }
+
   private deliver(payload: string | undefined): void {
     const notice = noticeOf(payload);
     if (!notice) return this.log.warn({ payload: payload?.slice(0, 200) }, 'ignored a malformed change notice');
+    this.dispatch(notice);
+  }
+
+  private dispatch(notice: ChangeNotice): void {
     for (const handler of this.handlers.get(notice.topic) ?? []) {
       for (const key of notice.keys) this.safely(() => handler(key), 'a change handler failed');
     }

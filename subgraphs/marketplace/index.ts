@@ -16,6 +16,7 @@ import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { countLateEarnings } from './proxy/usage-counters-of.js';
 import { followPublisherChanges } from './services/load-publisher-for-call.js';
 import { publisherPayee } from './services/publisher-payee.js';
+import { publisherBySlug, publishersOwnedBy } from './services/publisher-refs.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
 
 export const marketplaceSubgraph: SubgraphModule = {
@@ -44,6 +45,8 @@ export const marketplaceSubgraph: SubgraphModule = {
     countLateEarnings(services);
     followPublisherChanges(services);
     services.ports.publisherPayee = publisherPayee;
+    services.ports.publishersOwnedBy = publishersOwnedBy;
+    services.ports.publisherBySlug = publisherBySlug;
     if (services.config.nodeEnv === 'development' && services.config.seedCatalogue) {
       // A fresh development start shows a living marketplace; only an empty catalogue is seeded.
       const added = await seedCatalogue(services, { onlyWhenEmpty: true });

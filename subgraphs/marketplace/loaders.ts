@@ -31,7 +31,7 @@ export const pricingByPublisher = (context: RequestContext) =>
   groupedLoader(context, 'pricingByPublisher', PublisherPricing, 'publisherId', { orderBy: { publisherId: 'asc', assetSymbol: 'asc' } });
 
 export const activePublishersByOrganization = (context: RequestContext) =>
-  groupedLoader(context, 'publishersByOrganization', Publisher, 'organizationId', { where: { isActive: true }, orderBy: { createdAt: 'asc' } });
+  groupedLoader(context, 'publishersByOrganization', Publisher, 'organizationId', { where: { deletedAt: null }, orderBy: { createdAt: 'asc' } });
 
 export const publishersById = (context: RequestContext) =>
   loader(context, 'marketplace.publishersById', () =>

@@ -40,7 +40,7 @@ export const walletSubgraph: SubgraphModule = {
   },
   connect(services) {
     services.events.on('account.email_verified', async ({ userId }, em) => {
-      await rewardReferral(em, userId, services.config.wallet.referralBonus);
+      await rewardReferral(em, userId, services.config.wallet);
     });
   },
 };

@@ -45,7 +45,7 @@ describe('refresh tokens', () => {
   });
 
   it('answers 401 for a missing, unknown or expired refresh token', async () => {
-    expect((await t.api.post('/auth/refresh', {})).status).toBe(400);
+    expect((await t.api.post('/auth/refresh', {})).status).toBe(401);
     expect((await t.api.post('/auth/refresh', { refresh_token: 'nope' })).status).toBe(401);
     const user = await signUpVerified(t);
     await sql(`update account_refresh_token set expires_at = now() - interval '1 second' where used_at is null and session_id in (select id from account_session where user_id = ?)`, [user.id]);

@@ -14,6 +14,47 @@ checkLedgerAfterEach(() => t);
 
 const balanceOf = async (token: string) => (await t.api.get('/wallet/balance', { token })).body.data.balance;
 
+describe('referral farming is bounded', () => {
+  const codeOf = async (agent: { api_key: string }) => (await t.api.get('/wallet/referral', { token: agent.api_key })).body.data.code as string;
+  const apply = (agent: { api_key: string }, code: string, on = t) => on.api.post('/wallet/referral/apply', { referral_code: code }, { token: agent.api_key });
+
+  it('a referral ring is refused and pays nothing, directly or through others', async () => {
+    const [a, b, c] = [await verifiedAgent(t), await verifiedAgent(t), await verifiedAgent(t)];
+    expect((await apply(b, await codeOf(a))).status).toBe(200);
+    expect((await apply(c, await codeOf(b))).status).toBe(200);
+    for (const code of [await codeOf(b), await codeOf(c)]) {
+      const ring = await apply(a, code);
+      expect(ring.status).toBe(400);
+      expect(ring.body.error.code).toBe('referral_ring');
+    }
+    // a was paid for referring b, b for being referred and for referring c, c for being referred: nothing for the rings.
+    expect([await balanceOf(a.api_key), await balanceOf(b.api_key), await balanceOf(c.api_key)]).toEqual(['1.00', '2.00', '1.00']);
+  });
+
+  it('two accounts applying each other’s codes at once: one of them is refused', async () => {
+    const [a, b] = [await verifiedAgent(t), await verifiedAgent(t)];
+    const [codeA, codeB] = [await codeOf(a), await codeOf(b)];
+    const answers = await Promise.all([apply(a, codeB), apply(b, codeA)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.body.error.code).toBe('referral_ring');
+    expect([await balanceOf(a.api_key), await balanceOf(b.api_key)]).toEqual(['1.00', '1.00']);
+  });
+
+  it('a referrer is paid for at most REFERRAL_MAX_REWARDS_PER_REFERRER referrals; later ones are recorded, not paid', async () => {
+    const capped = await startTestPlatform({ REFERRAL_MAX_REWARDS_PER_REFERRER: '1' }, { database: t.database });
+    try {
+      const referrer = await verifiedAgent(capped);
+      const code = await codeOf(referrer);
+      const [first, second] = [await verifiedAgent(capped), await verifiedAgent(capped)];
+      expect((await apply(first, code, capped)).body.data).toMatchObject({ applied: true, rewarded: true });
+      expect((await apply(second, code, capped)).body.data).toMatchObject({ applied: true, rewarded: false });
+      expect([await balanceOf(referrer.api_key), await balanceOf(first.api_key), await balanceOf(second.api_key)]).toEqual(['1.00', '1.00', '0.00']);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
 describe('referrals', () => {
   it('both sides get REFERRAL_BONUS_USD when the referred account verifies its e-mail', async () => {
     const referrer = await verifiedAgent(t);

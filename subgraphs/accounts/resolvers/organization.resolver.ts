@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-g
 import type { RequestContext } from '../../../shared/context.js';
 import { Invitation } from '../entities/invitation.js';
 import { Organization } from '../entities/organization.js';
-import { callerRoles } from '../loaders.js';
+import { memberRoles } from '../loaders.js';
 import { acceptInvitation, inviteMember, listOrganizations } from '../services/organizations.js';
 import { InviteMemberInput, TokenInput } from '../types/inputs.js';
 import { AcceptInviteResult } from '../types/results.js';
@@ -14,9 +14,13 @@ export class OrganizationResolver {
     return listOrganizations(context);
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'The caller’s role: owner, admin or member' })
-  role(@Root() organization: Organization, @Ctx() context: RequestContext) {
-    return callerRoles(context).load(organization.id);
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'owner, admin or member: the role of the user it is shown for (a default organization: its user’s), else the caller’s',
+  })
+  role(@Root() organization: Organization & { shownFor?: string }, @Ctx() context: RequestContext) {
+    const userId = organization.shownFor ?? context.identity?.userId;
+    return userId ? memberRoles(context).load({ userId, organizationId: organization.id }) : null;
   }
 
   @Mutation(() => Invitation, { description: 'An owner or admin invites by e-mail; a link is mailed' })

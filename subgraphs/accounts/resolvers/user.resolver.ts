@@ -4,7 +4,7 @@ import { requireIdentity } from '../../../shared/context.js';
 import { notFound } from '../../../shared/errors.js';
 import { Organization } from '../entities/organization.js';
 import { UserAccount } from '../entities/user.js';
-import { organizationsById, usersById } from '../loaders.js';
+import { loadCaller, organizationsById, type UserView } from '../loaders.js';
 import { accountSecurity } from '../services/account-security.js';
 import { AccountSecurity } from '../types/results.js';
 
@@ -12,7 +12,7 @@ import { AccountSecurity } from '../types/results.js';
 export class UserResolver {
   @Query(() => UserAccount, { description: 'The caller, with their default organization' })
   async me(@Ctx() context: RequestContext) {
-    const user = await usersById(context).load(requireIdentity(context).userId);
+    const user = await loadCaller(context, requireIdentity(context).userId);
     if (!user) throw notFound('User');
     return user;
   }
@@ -22,8 +22,10 @@ export class UserResolver {
     return accountSecurity(context);
   }
 
+  /** Shown for its user: its `role` is the user's in every answer (signup, login, verify-email, me), signed in or not yet. */
   @FieldResolver(() => Organization, { nullable: true })
-  defaultOrganization(@Root() user: UserAccount, @Ctx() context: RequestContext) {
-    return organizationsById(context).load(user.defaultOrganizationId);
+  async defaultOrganization(@Root() user: UserView, @Ctx() context: RequestContext) {
+    const organization = await organizationsById(context).load(user.defaultOrganizationId);
+    return organization && { ...organization, shownFor: user.id };
   }
 }

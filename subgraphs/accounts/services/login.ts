@@ -21,7 +21,8 @@ export async function logIn(context: RequestContext, input: { email: string; pas
   return startSession(context.em, context.services.config.secrets.JWT_SECRET, user);
 }
 
-export function refreshTokens(context: RequestContext, refreshToken: string) {
+export async function refreshTokens(context: RequestContext, refreshToken: string | null | undefined) {
+  if (!refreshToken) throw unauthorized('A refresh token is required', 'invalid_refresh_token');
   return rotateRefreshToken(context.em, context.services.config.secrets.JWT_SECRET, refreshToken, (id) =>
     loadUser(context.em, id),
   );

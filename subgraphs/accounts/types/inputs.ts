@@ -15,7 +15,8 @@ export class LoginInput {
 
 @InputType()
 export class RefreshTokenInput {
-  @Field(() => String) refreshToken!: string;
+  /** Optional in the schema: a refresh without a token is 401 (the credential is missing), not a malformed request. */
+  @Field(() => String, { nullable: true }) refreshToken?: string | null;
 }
 
 @InputType()

@@ -73,7 +73,10 @@ export class Publisher {
   @Field(() => GraphQLJSON, { nullable: true }) @Property({ type: 'json', nullable: true }) a2aAgentCard: Record<string, unknown> | null = null;
   @Field(() => GraphQLJSON, { nullable: true }) @Property({ type: 'json', nullable: true }) mcpCapabilities: Record<string, unknown> | null = null;
   @Field(() => String) @Property({ type: 'text' }) a2aHealthStatus: string = 'unknown';
+  /** False while its owner has paused it: not listed, and calls to it answer 403 publisher_inactive. */
   @Field(() => Boolean) @Property({ type: 'boolean' }) isActive: boolean = true;
+  /** Set by DELETE: the record stays for history (and its slug stays taken) but is found nowhere. */
+  @Property({ type: 'timestamptz', nullable: true }) deletedAt: Date | null = null;
   @Field(() => Boolean) @Property({ type: 'boolean' }) isVerified: boolean = false;
   @Field(() => Date, { nullable: true }) @Property({ type: 'timestamptz', nullable: true }) verificationExpiresAt: Date | null = null;
 

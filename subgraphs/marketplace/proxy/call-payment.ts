@@ -43,6 +43,9 @@ async function holdFromWallet(context: RequestContext, target: CallTarget, call:
   const onChainTerms = () => callPaymentTerms(context, target, call.path);
   if (!context.identity) {
     if (target.payableOnChain) throw new PaymentRequired(onChainTerms(), 'invalid_payment');
+    // A public endpoint never asks for a credential; one priced without on-chain payment (refused
+    // at create and update since) cannot be paid by an anonymous caller.
+    if (target.anonymousAllowed) throw new AppError(402, 'payment_required', 'This public endpoint is priced and its publisher takes no on-chain payment');
     throw unauthorized('This endpoint is priced: call it with an API key or access token');
   }
   try {

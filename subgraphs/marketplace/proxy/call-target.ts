@@ -76,7 +76,8 @@ export async function resolveCallTarget(
     throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
   }
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
-  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use';
+  // A free public endpoint costs nothing, whatever the publisher's model: nothing is held for it.
+  const chargesUpstreamCost = publisher.billingModel === 'pay_per_use' && !(anonymousAllowed && price.total === 0n);
   const reserve = chargesUpstreamCost ? reserveFor(pricing, price) : price.total;
   // Saved before pay_per_use needed a reserve_max_charge: nothing to hold, so it is not called for free.
   if (chargesUpstreamCost && reserve === 0n) {

@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import type { RequestContext } from '../../../shared/context.js';
 import { readCapped } from '../../../shared/http/upstream-client.js';
+import { detachableBody } from '../../../shared/http/unread-body.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { errorBodyOf, sendError } from '../../../shared/http/error-response.js';
 import { finishPaidCall, needsBufferedBody, readPaidAnswer, refundBrokenAnswer, startPaidCall, type FinishedCall, type StartedCall } from './paid-call.js';
@@ -127,7 +128,9 @@ async function proxyCall(services: PlatformServices, context: RequestContext, re
       path: target.path,
       query: target.query,
       headers: req.headers,
-      body: hasBody(req) ? req : null,
+      // Not the request itself: a failed upstream request destroys its body stream, and the rest of
+      // the caller's body must stay readable to be discarded (the connection is kept).
+      body: hasBody(req) ? detachableBody(req) : null,
       signal: abort.signal,
     });
   } catch (error) {

@@ -6,7 +6,7 @@ import { activePublishersByOrganization } from '../loaders.js';
 
 @Resolver(() => OrganizationRef)
 export class OrganizationPublishersResolver {
-  @FieldResolver(() => [Publisher], { description: "The organization's active publishers" })
+  @FieldResolver(() => [Publisher], { description: "The organization's publishers, paused ones included (not deleted ones)" })
   publishers(@Root() organization: OrganizationRef, @Ctx() context: RequestContext) {
     return activePublishersByOrganization(context).load(organization.id);
   }

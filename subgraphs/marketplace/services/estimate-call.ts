@@ -27,7 +27,7 @@ const ESTIMABLE_METHODS = [...HTTP_METHODS, 'HEAD'] as const;
 export async function estimateCall(context: RequestContext, slug: string, input: EstimateInput): Promise<Estimate> {
   const loaded = await publisherForCall(context.services, context.em, slug);
   const { publisher } = loaded;
-  if (input.publisherId !== publisher.id) throw badRequest('publisher_mismatch', 'publisher_id does not match the publisher of this path');
+  if (input.publisherId != null && input.publisherId !== publisher.id) throw badRequest('publisher_mismatch', 'publisher_id does not match the publisher of this path');
   if (input.rows != null && (!Number.isInteger(input.rows) || input.rows < 0)) throw badRequest('invalid_rows', 'rows must be 0 or more');
   const method = oneOf((input.method ?? (publisher.publisherCategory === 'database' ? 'POST' : 'GET')).toUpperCase(), ESTIMABLE_METHODS, 'method');
   // As the data plane routes it: a tool call names a tool, not a path; any other call without a

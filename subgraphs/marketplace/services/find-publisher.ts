@@ -7,22 +7,29 @@ import { SLUG } from './publisher-fields.js';
 
 export const publisherNotFound = () => notFound('Publisher');
 
-/** An active publisher by slug (inactive ones are not found); `forUpdate` locks its row until the transaction ends. */
-export async function findActivePublisher(em: EntityManager, slug: string, forUpdate = false): Promise<Publisher> {
+/** A publisher by slug, active or paused (a deleted one is not found); `forUpdate` locks its row until the transaction ends. */
+export async function findPublisher(em: EntityManager, slug: string, forUpdate = false): Promise<Publisher> {
   const lock = forUpdate ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {};
-  const publisher = SLUG.test(slug) ? await em.findOne(Publisher, { slug, isActive: true }, lock) : null;
+  const publisher = SLUG.test(slug) ? await em.findOne(Publisher, { slug, deletedAt: null }, lock) : null;
   if (!publisher) throw publisherNotFound();
   return publisher;
 }
 
+/** A publisher that takes calls: one its owner paused answers 403 publisher_inactive. */
+export async function findActivePublisher(em: EntityManager, slug: string): Promise<Publisher> {
+  const publisher = await findPublisher(em, slug);
+  if (!publisher.isActive) throw forbidden('This publisher is paused by its owner and takes no calls', 'publisher_inactive');
+  return publisher;
+}
+
 /**
- * A publisher the caller's organization owns, to change inside `em`'s transaction: 404 when unknown
- * or deactivated, 403 when someone else's. Its row stays locked until the transaction ends, so
+ * A publisher the caller's organization owns (paused or not), to change inside `em`'s transaction: 404 when unknown
+ * or deleted, 403 when someone else's. Its row stays locked until the transaction ends, so
  * concurrent changes (each replacing endpoints and pricing) apply one after the other.
  */
 export async function findOwnedPublisher(context: RequestContext, em: EntityManager, slug: string): Promise<Publisher> {
   const identity = requireIdentity(context);
-  const publisher = await findActivePublisher(em, slug, true);
+  const publisher = await findPublisher(em, slug, true);
   if (publisher.organizationId !== identity.organizationId) {
     throw forbidden('Only the owning organization can manage this publisher', 'not_publisher_owner');
   }

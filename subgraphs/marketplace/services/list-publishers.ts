@@ -4,7 +4,8 @@ import { pageOf } from '../../../shared/paging.js';
 import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
-import { findActivePublisher } from './find-publisher.js';
+import { limitCatalogueReads } from './catalogue-reads.js';
+import { findPublisher } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 import { oneOf } from './validate.js';
 
@@ -19,6 +20,7 @@ export function searchText(value: string | null | undefined): string | null {
 /** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given. */
 export async function listPublishers(context: RequestContext, input: PublisherListInput): Promise<Publisher[]> {
   const page = pageOf(input);
+  await limitCatalogueReads(context);
   const category = input.category ? oneOf(input.category, PUBLISHER_CATEGORIES, 'category', 'invalid_category') : null;
   const search = searchText(input.search);
   if (search) {
@@ -35,4 +37,4 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
 }
 
 /** GET /publishers/{slug}: one active publisher. */
-export const getPublisher = (context: RequestContext, slug: string) => findActivePublisher(context.em, slug);
+export const getPublisher = (context: RequestContext, slug: string) => findPublisher(context.em, slug);

@@ -93,9 +93,13 @@ function forgetEveryPublisherForCall(services: PlatformServices): void {
   cache.entries.clear();
 }
 
-/** After a publisher changed (and its transaction committed): this process forgets it at once, the others when the notice arrives. */
+/**
+ * After a publisher was created or changed (and its transaction committed): this process's copies
+ * (call views, cached catalogue pages) are forgotten at once, the others' when the notice arrives.
+ */
 export async function announcePublisherChange(services: PlatformServices, em: EntityManager, ...slugs: string[]): Promise<void> {
   forgetPublisherForCall(services, ...slugs);
+  services.changes.changedHere('publisher', slugs);
   await announceChange(em, 'publisher', slugs, services.log);
 }
 

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { AppError, badRequest, notFound } from '../../../shared/errors.js';
 import { PublisherLogo } from '../entities/logo.js';
-import { findActivePublisher, findOwnedPublisher } from './find-publisher.js';
+import { findOwnedPublisher, findPublisher } from './find-publisher.js';
+import { announcePublisherChange } from './load-publisher-for-call.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;
 
@@ -23,7 +24,7 @@ export async function storeLogo(context: RequestContext, slug: string, bytes: Bu
   if (bytes.length > MAX_LOGO_BYTES) throw new AppError(413, 'logo_too_large', `A logo is at most ${MAX_LOGO_BYTES / 1024} KB`);
   const contentType = imageTypeOf(bytes);
   if (!contentType) throw badRequest('unsupported_image', 'A logo must be a PNG, JPEG or WebP image');
-  return context.em.transactional(async (em) => {
+  const stored = await context.em.transactional(async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
     await em.upsert(PublisherLogo, { publisherId: publisher.id, contentType, bytes, etag, updatedAt: new Date() });
@@ -32,11 +33,14 @@ export async function storeLogo(context: RequestContext, slug: string, bytes: Bu
     await em.flush();
     return { logoUrl: publisher.logoUrl!, etag };
   });
+  // The record's logo_url and updated_at changed: cached catalogue pages must show them.
+  await announcePublisherChange(context.services, context.em, slug);
+  return stored;
 }
 
 /** GET /publishers/{slug}/logo: the stored image; 404 when the publisher or its logo is missing. */
 export async function readLogo(em: EntityManager, slug: string): Promise<PublisherLogo> {
-  const publisher = await findActivePublisher(em, slug);
+  const publisher = await findPublisher(em, slug);
   const logo = publisher.logoEtag ? await em.findOne(PublisherLogo, { publisherId: publisher.id }) : null;
   if (!logo) throw notFound('Logo');
   return logo;

@@ -11,6 +11,7 @@ import { buildEndpoints } from './endpoint-fields.js';
 import { announcePublisherChange } from './load-publisher-for-call.js';
 import { findOwnedPublisher, requirePublisherManager } from './find-publisher.js';
 import { assertPayPerUseReserve, buildPricing } from './pricing-fields.js';
+import { assertPublicPricesPayable } from './public-endpoint-prices.js';
 import { applyPublisherFields } from './publisher-fields.js';
 import { secretBoxOf } from './secrets.js';
 
@@ -55,7 +56,9 @@ export async function insertPublisher(
   publisher.hasEndpoints = endpoints !== null;
   const pricing = buildPricing(publisher.id, input.pricing ?? []);
   if (publisher.billingModel === 'pay_per_use') assertPayPerUseReserve(pricing);
-  const rows = [...buildEndpoints(publisher.id, endpoints ?? []), ...pricing];
+  const endpointRows = buildEndpoints(publisher.id, endpoints ?? []);
+  assertPublicPricesPayable(publisher.billingModel, endpointRows);
+  const rows = [...endpointRows, ...pricing];
   if (await em.count(Publisher, { slug: publisher.slug })) throw slugTaken();
   em.persist([publisher, ...rows]);
   await em.flush();
@@ -66,7 +69,9 @@ export async function insertPublisher(
 export async function createPublisher(context: RequestContext, input: PublisherInput): Promise<Publisher> {
   const identity = requireIdentity(context);
   await requirePublisherManager(context, context.em, identity.organizationId);
-  return save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
+  const created = await save(context.em, (em) => insertPublisher(em, context.services, identity.organizationId, input));
+  await announcePublisherChange(context.services, context.em, created.slug);
+  return created;
 }
 
 /** PATCH /publishers/{slug}: changes the named fields; endpoints and pricing are replaced when given. */
@@ -76,9 +81,13 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
     applyPublisherFields(publisher, input, false);
     sealSecrets(context.services, publisher, input);
     if (input.endpoints !== undefined) {
+      const endpoints = buildEndpoints(publisher.id, input.endpoints ?? []);
+      assertPublicPricesPayable(publisher.billingModel, endpoints);
       await em.nativeDelete(PublisherEndpoint, { publisherId: publisher.id });
       publisher.hasEndpoints = input.endpoints !== null;
-      em.persist(buildEndpoints(publisher.id, input.endpoints ?? []));
+      em.persist(endpoints);
+    } else if (input.billingModel !== undefined) {
+      assertPublicPricesPayable(publisher.billingModel, await em.find(PublisherEndpoint, { publisherId: publisher.id }));
     }
     const pricing = input.pricing !== undefined ? buildPricing(publisher.id, input.pricing ?? []) : null;
     if (publisher.billingModel === 'pay_per_use') {
@@ -96,12 +105,13 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
   return updated;
 }
 
-/** DELETE /publishers/{slug}: soft delete; the record stays for history, listings stop showing it. */
+/** DELETE /publishers/{slug}: soft delete; the record stays for history (its slug taken), and is found nowhere. */
 export async function deactivatePublisher(context: RequestContext, slug: string): Promise<Publisher> {
   const deactivated = await save(context.em, async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     publisher.isActive = false;
-    publisher.updatedAt = new Date();
+    publisher.deletedAt = new Date();
+    publisher.updatedAt = publisher.deletedAt;
     await em.flush();
     return publisher;
   });

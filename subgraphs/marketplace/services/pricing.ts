@@ -45,8 +45,20 @@ const PER_METHOD: Record<string, keyof PricingTerms> = {
   DELETE: 'pricePerDelete',
 };
 
+/** What pricing needs to know of an endpoint: its own price, and who may call it. */
+export interface PricedEndpoint {
+  price: bigint | null;
+  access?: string | null;
+}
+
+/** General prices (per call, per method, per row) are for authenticated endpoints: a public one is priced by its own price alone. */
+const isPublic = (endpoint: PricedEndpoint | null) => endpoint?.access === 'public_anonymous';
+
+const FREE: CallPrice = { base: 0n, markup: 0n, fee: 0n, total: 0n, minimumApplied: false };
+
 /** The list price of one call before minimum, markup and fee. */
-export function listPrice(pricing: PricingTerms, endpoint: { price: bigint | null } | null, call: CallShape): bigint {
+export function listPrice(pricing: PricingTerms, endpoint: PricedEndpoint | null, call: CallShape): bigint {
+  if (isPublic(endpoint)) return endpoint!.price ?? 0n;
   if (pricing.pricingModel === 'per_row') {
     return divideUp(pricing.basePricePer1000Rows * BigInt(call.rows ?? 0), 1000n);
   }
@@ -68,17 +80,20 @@ export function applyCharges(amount: bigint, pricing: PricingTerms, gatewayFeePe
 }
 
 /**
- * What one call costs: the endpoint's own price first, else price_per_<method>, else (compute)
+ * What one call costs: the endpoint's own price first (a public_anonymous endpoint has no other:
+ * without one it is free), else price_per_<method>, else (compute)
  * price_per_execution, else price_per_call; per_row pricing uses base_price_per_1000_rows on the
  * row count. Never above reserve_max_charge (what a reserve/settle call can hold). The proxy charges
  * with this same function.
  */
 export function priceCall(
   pricing: PricingTerms,
-  endpoint: { price: bigint | null } | null,
+  endpoint: PricedEndpoint | null,
   call: CallShape,
   gatewayFeePercent: bigint,
 ): CallPrice {
+  // No minimum charge either: a public endpoint without a price of its own is free.
+  if (isPublic(endpoint) && endpoint!.price === null) return FREE;
   return capAt(applyCharges(listPrice(pricing, endpoint, call), pricing, gatewayFeePercent), pricing.reserveMaxCharge, gatewayFeePercent);
 }
 
@@ -89,7 +104,7 @@ export function priceCall(
  * of that and the price of `lookalike`, the endpoint it matches ignoring case: a change of case
  * never makes a call cheaper. (Access still follows the exact spelling only.)
  */
-export function priceOfCall<E extends { price: bigint | null }>(
+export function priceOfCall<E extends PricedEndpoint>(
   pricing: PricingTerms,
   endpoint: E | null,
   lookalike: E | null,

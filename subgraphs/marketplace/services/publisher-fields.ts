@@ -96,6 +96,7 @@ const SETTERS: Partial<Record<keyof PublisherInput, Setter>> = {
   oauthProviderId: (p, i) => (p.oauthProviderId = uuidOrNull(i.oauthProviderId ?? null, 'oauth_provider_id')),
   requiresUserOauth: (p, i) => (p.requiresUserOauth = i.requiresUserOauth ?? false),
   routing: (p, i) => (p.routing = i.routing == null ? null : jsonObject(i.routing, 'routing')),
+  isActive: (p, i) => void (p.isActive = i.isActive ?? p.isActive),
 };
 
 /** Fields that can never be cleared to null on create or update. */

@@ -1,7 +1,9 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { badRequest } from '../../../shared/errors.js';
 import type { Publisher } from '../entities/publisher.js';
+import { limitCatalogueReads } from './catalogue-reads.js';
 import { searchText } from './list-publishers.js';
+import { routingSuccessOf, successReason } from './routing-success.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
 
 export interface Suggestion {
@@ -52,10 +54,19 @@ export function scoreOf(relevance: number, publisher: Publisher): number {
 export async function suggestPublishers(context: RequestContext, query: string | null | undefined): Promise<Suggestion[]> {
   const text = searchText(query);
   if (!text) throw badRequest('missing_query', 'query is required');
+  await limitCatalogueReads(context);
   const ranked = await searchPublisherIds(context.em, text, {}, { limit: SUGGESTION_LIMIT * 2, offset: 0 });
   const relevance = new Map(ranked.map((row) => [row.id, row.relevance]));
-  return (await publishersInOrder(context.em, ranked))
-    .map((publisher) => ({ publisher, score: scoreOf(relevance.get(publisher.id) ?? 0, publisher), matchReason: matchReasonOf(publisher, text) }))
-    .sort((a, b) => b.score - a.score)
+  const publishers = await publishersInOrder(context.em, ranked);
+  // Publishers of equal score are ranked by the community's success on their routing task.
+  const success = await routingSuccessOf(context, publishers);
+  const successOf = (publisher: Publisher) => success.get(publisher.slug)?.successRate ?? -1;
+  return publishers
+    .map((publisher) => {
+      const rate = success.get(publisher.slug);
+      const matchReason = matchReasonOf(publisher, text) + (rate ? `; ${successReason(rate)}` : '');
+      return { publisher, score: scoreOf(relevance.get(publisher.id) ?? 0, publisher), matchReason };
+    })
+    .sort((a, b) => b.score - a.score || successOf(b.publisher) - successOf(a.publisher))
     .slice(0, SUGGESTION_LIMIT);
 }

@@ -111,6 +111,8 @@ export class PublisherInput {
   @Field(() => ID, opt) oauthProviderId?: string | null;
   @Field(() => Boolean, opt) requiresUserOauth?: boolean | null;
   @Field(() => GraphQLJSON, opt) routing?: Record<string, unknown> | null;
+  @Field(() => Boolean, { nullable: true, description: 'False pauses the publisher: not listed, calls answer 403 publisher_inactive' })
+  isActive?: boolean | null;
   @Field(() => String, { nullable: true, description: 'Write-only upstream credential (stored encrypted)' })
   upstreamApiKey?: string | null;
   @Field(() => GraphQLJSON, { nullable: true, description: 'Write-only credentials sent to token_exchange_url (stored encrypted)' })
@@ -128,7 +130,8 @@ export class PublisherListInput {
 
 @InputType()
 export class EstimateInput {
-  @Field(() => ID) publisherId!: string;
+  @Field(() => ID, { nullable: true, description: 'Optional: the slug names the publisher; when given, it must be that one' })
+  publisherId?: string | null;
   @Field(() => String, opt) query?: string | null;
   @Field(() => String, opt) method?: string | null;
   @Field(() => String, opt) path?: string | null;

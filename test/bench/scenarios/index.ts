@@ -5,6 +5,8 @@ import { ledgerScenario } from './ledger.js';
 import { publishersScenario } from './publishers.js';
 import { paidProxyScenario } from './paid-proxy.js';
 import { outboxScenario } from './outbox.js';
+import { federationScenario } from './federation.js';
+import { evalScenario } from './eval.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, outboxScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, outboxScenario];

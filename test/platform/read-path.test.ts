@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { registerAgent, signUpVerified, type SignedInUser } from '../support/accounts.js';
+import { startTestPlatform, type TestPlatform } from '../support/platform.js';
+import { createPublisher, uniqueSlug } from '../support/publishers.js';
+
+/**
+ * The read path's shortcuts must not change an answer: one-hop execution answers as the gateway's
+ * query plan does, and the catalogue's cached pages follow every publisher change. Three replicas
+ * on one database: one with the shortcuts, one without, one with a tight catalogue budget.
+ */
+const sharedEnv = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  INTERNAL_SECRET: randomBytes(32).toString('hex'),
+  SECRETS_KEY: randomBytes(32).toString('hex'),
+  // Far longer than any wait below: only a change notice can explain a page that changed.
+  PUBLIC_ANSWER_CACHE_SECONDS: '300',
+};
+
+let oneHop: TestPlatform;
+let viaGateway: TestPlatform;
+let tight: TestPlatform;
+let owner: SignedInUser;
+let agentKey: string;
+let slug: string;
+
+beforeAll(async () => {
+  oneHop = await startTestPlatform(sharedEnv);
+  viaGateway = await startTestPlatform({ ...sharedEnv, GRAPHQL_ONE_HOP: 'false', PUBLIC_ANSWER_CACHE_SECONDS: '0' }, { database: oneHop.database });
+  tight = await startTestPlatform({ ...sharedEnv, CATALOGUE_READS_PER_MINUTE: '5' }, { database: oneHop.database });
+  owner = await signUpVerified(oneHop);
+  agentKey = (await registerAgent(oneHop, { name: 'reader' })).api_key;
+  slug = (await createPublisher(oneHop, owner.accessToken, { name: 'Read Path Quotes' })).slug;
+});
+afterAll(async () => {
+  await tight?.close();
+  await viaGateway?.close();
+  await oneHop?.close();
+});
+
+const ME = '{ me { id email name kind emailVerified createdAt defaultOrganization { id name personal role createdAt } } }';
+const CATALOGUE = `query($slug: String!) {
+  publishers(input: { limit: 5 }) { slug name endpoints { method path price access } pricing { pricingModel minCharge pricePerCall } totalQueries logoUrl }
+  publisher(slug: $slug) { slug gatewayFeePercent createdAt }
+}`;
+/** Spans accounts and the marketplace: planned by the gateway on both replicas. */
+const ACROSS_SUBGRAPHS = '{ me { id defaultOrganization { id publishers { slug } } } }';
+
+describe('one-hop execution', () => {
+  it('answers REST reads, errors included, exactly as the gateway does', async () => {
+    const requests: [string, string | undefined][] = [
+      ['/auth/me', agentKey],
+      ['/auth/me', owner.accessToken],
+      ['/auth/me', undefined],
+      ['/organizations', owner.accessToken],
+      ['/wallet/balance', agentKey],
+      ['/wallet/transactions?limit=5', agentKey],
+      ['/wallet/transactions?limit=0', agentKey],
+      ['/publishers?limit=2', undefined],
+      [`/publishers/${slug}`, undefined],
+      ['/publishers/no-such-publisher', undefined],
+      ['/publishers?category=nonsense', undefined],
+    ];
+    for (const [path, token] of requests) {
+      const [direct, planned] = await Promise.all([oneHop.api.request('GET', path, undefined, { token }), viaGateway.api.request('GET', path, undefined, { token })]);
+      expect({ path, status: direct.status, body: direct.body }).toEqual({ path, status: planned.status, body: planned.body });
+    }
+  });
+
+  it('answers GraphQL queries, variable errors and cross-subgraph queries exactly as the gateway does', async () => {
+    const cases: { query: string; variables?: Record<string, unknown>; token?: string }[] = [
+      { query: ME, token: agentKey },
+      { query: CATALOGUE, variables: { slug } },
+      { query: CATALOGUE, variables: { slug: 42 } },
+      { query: ACROSS_SUBGRAPHS, token: owner.accessToken },
+      { query: '{ me { id } }' },
+      { query: '{ __type(name: "Publisher") { name } }' },
+    ];
+    for (const { query, variables, token } of cases) {
+      const [direct, planned] = await Promise.all([
+        oneHop.api.post('/graphql', { query, variables }, { token }),
+        viaGateway.api.post('/graphql', { query, variables }, { token }),
+      ]);
+      expect({ query, status: direct.status, body: direct.body }).toEqual({ query, status: planned.status, body: planned.body });
+    }
+  });
+});
+
+/** The page's publishers once the listing shows `wanted` for `slug`, or after 5 s whatever it shows. */
+async function descriptionOnce(t: TestPlatform, wanted: string): Promise<string | undefined> {
+  const read = async () => (await t.api.get(`/publishers/${slug}`)).body.data?.description as string | undefined;
+  let seen = await read();
+  for (let waited = 0; seen !== wanted && waited < 5000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await read();
+  }
+  return seen;
+}
+
+describe('cached catalogue pages', () => {
+  it('show a publisher change at once in the process that made it, and within the notice delay in another', async () => {
+    const listed = async (t: TestPlatform) => ((await t.api.get('/publishers?limit=100')).body.data as { slug: string; description: string }[]);
+    // Both replicas now hold the pages.
+    await listed(tight);
+    await tight.api.get(`/publishers/${slug}`);
+    const before = await listed(oneHop);
+
+    const description = `Changed ${randomBytes(4).toString('hex')}`;
+    const patched = await oneHop.api.patch(`/publishers/${slug}`, { description }, { token: owner.accessToken });
+    expect(patched.status).toBe(200);
+    expect((await listed(oneHop)).find((p) => p.slug === slug)?.description).toBe(description);
+    expect((await oneHop.api.get(`/publishers/${slug}`)).body.data.description).toBe(description);
+    expect(await descriptionOnce(tight, description)).toBe(description);
+
+    const created = await createPublisher(oneHop, owner.accessToken, { slug: uniqueSlug('fresh') });
+    const after = await listed(oneHop);
+    expect(after.map((p) => p.slug)).toContain(created.slug);
+    expect(after.length).toBe(before.length + 1);
+  });
+
+  it('are served without spending the catalogue budget; reads that reach the database are limited per address', async () => {
+    // So far this replica read one page from the database (the list of 100 above). The same page
+    // again and again is read once, then served from the cache.
+    for (let i = 0; i < 5; i++) expect((await tight.api.get('/publishers?limit=7')).status).toBe(200);
+    const statuses: number[] = [];
+    for (const search of ['alpha', 'beta', 'gamma', 'delta']) statuses.push((await tight.api.get(`/publishers?search=${search}`)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await tight.api.get('/publishers/suggest?query=quotes');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('rate_limited');
+  });
+});
