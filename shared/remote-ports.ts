@@ -49,7 +49,7 @@ function remotePort(name: PortName, owner: string, subgraphUrl: string, services
   return async (_em: unknown, ...args: unknown[]) => {
     const body = encodeJson(args);
     const token = await signInternalIdentity(secret, { subgraph: portsAudience(owner), requestId: randomUUID(), identity: null, ip: null, operation: portOperation(name, body) });
-    let text: string;
+    let answer: { result?: unknown; error?: { status: number; code: string; message: string } };
     try {
       const response = await fetch(url, {
         method: 'POST',
@@ -57,12 +57,11 @@ function remotePort(name: PortName, owner: string, subgraphUrl: string, services
         body,
         signal: AbortSignal.timeout(PORT_CALL_TIMEOUT_MS),
       });
-      text = await response.text();
+      answer = decodeJson(await response.text());
     } catch (error) {
       services.log.error({ err: error, port: name, owner }, 'port call to another process failed');
       throw new AppError(503, 'port_unavailable', `The ${owner} service did not answer; try again`);
     }
-    const answer = decodeJson<{ result?: unknown; error?: { status: number; code: string; message: string } }>(text);
     if (answer.error) throw new AppError(answer.error.status, answer.error.code, answer.error.message);
     return answer.result;
   };

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { EventBus } from '../../shared/events.js';
 import { decodeJson, encodeJson } from '../../shared/json-codec.js';
 import { OutboxConsumer } from '../../shared/outbox/consumer.js';
+import { portOwners } from '../../shared/ports.js';
 import { connectRemotePorts } from '../../shared/remote-ports.js';
 import type { PlatformServices } from '../../shared/services.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
@@ -102,6 +103,9 @@ describe('the event outbox', () => {
 
 describe('ports across processes', () => {
   const services = (ports: PlatformServices['ports'] = {}) => ({ ...t.platform.services, ports }) as PlatformServices;
+  /** Every port the marketplace answers, filled as its connect() would. */
+  const marketplacePorts = () =>
+    Object.fromEntries(Object.entries(portOwners).filter(([, owner]) => owner === 'marketplace').map(([name]) => [name, async () => null])) as PlatformServices['ports'];
 
   it('a port whose module runs in another process that no SUBGRAPH_<NAME>_URL names stops the start, naming the port and the setting', () => {
     expect(() => connectRemotePorts(services(), { hosted: ['wallet'], known: ['accounts', 'wallet', 'marketplace'], urls: { marketplace: 'http://127.0.0.1:9/graphql' } })).toThrow(
@@ -111,14 +115,14 @@ describe('ports across processes', () => {
 
   it('a module that runs here but did not fill its port stops the start; a port of a module this build lacks stays absent', () => {
     expect(() => connectRemotePorts(services(), { hosted: ['marketplace'], known: ['marketplace'], urls: {} })).toThrow(/port publisherPayee: module marketplace runs here but did not fill it/);
-    const filled = services({ publisherPayee: async () => null });
+    const filled = services(marketplacePorts());
     connectRemotePorts(filled, { hosted: ['marketplace'], known: ['marketplace', 'accounts'], urls: { accounts: 'http://127.0.0.1:9/graphql' } });
     expect(typeof filled.ports.organizationRole).toBe('function');
     expect(filled.ports.hasPaymentMethod).toBeUndefined();
   });
 
   it('a port that cannot reach its module answers 503 port_unavailable, never a skipped check', async () => {
-    const remote = services({ publisherPayee: async () => null });
+    const remote = services(marketplacePorts());
     connectRemotePorts(remote, { hosted: ['marketplace'], known: ['marketplace', 'accounts'], urls: { accounts: 'http://127.0.0.1:9/graphql' } });
     await expect(remote.ports.organizationRole!(fork(), 'u', 'o')).rejects.toMatchObject({ status: 503, code: 'port_unavailable' });
   });
