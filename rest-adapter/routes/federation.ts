@@ -9,10 +9,11 @@ const publisherSlug = (request: RestRequest) => stringQuery(request, 'publisher_
 
 const COUNTS = 'total byPublisher { publisher { id name slug } count } byResourceType { key count }';
 
-/** "Federation" of the specification. The literal /federation/history… paths come before /federation/:id. */
+/** "Federation" of the specification: reads are public. The literal /federation/history… paths come before /federation/:id. */
 export const federationRoutes: RestRoute[] = [
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history',
     document: 'query($input: FederationHistoryInput) { federationHistory(input: $input) { ...FederationHistoryEntryFields } }',
     variables: (request) => ({
@@ -28,6 +29,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history/verify',
     document: `query($publisherSlug: String) { verifyFederationHistory(publisherSlug: $publisherSlug) {
       publisher { id name slug } intact entries lastSequence firstBrokenSequence } }`,
@@ -36,6 +38,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/history/stats',
     document: `query($publisherSlug: String, $resourceType: String) { federationHistoryStats(publisherSlug: $publisherSlug, resourceType: $resourceType) {
       ${COUNTS} byOperation { key count } lastChangeAt } }`,
@@ -43,12 +46,14 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/stats',
     document: `query($publisherSlug: String) { federationStats(publisherSlug: $publisherSlug) { ${COUNTS} byStatus { key count } lastChangeAt } }`,
     variables: (request) => ({ publisherSlug: publisherSlug(request) }),
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation',
     document: 'query($input: FederatedResourceListInput) { federatedResources(input: $input) { ...FederatedResourceFields } }',
     variables: (request) => ({
@@ -65,6 +70,7 @@ export const federationRoutes: RestRoute[] = [
   },
   {
     method: 'GET',
+    auth: 'optional',
     path: '/federation/:id',
     document: 'query($id: ID!) { federatedResource(id: $id) { ...FederatedResourceFields } }',
     variables: (request) => ({ id: request.params.id }),

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { PASSWORD, registerAgent, signUpVerified, uniqueEmail, type SignedInUser } from '../support/accounts.js';
 import { createPublisher, publisherBody } from '../support/publishers.js';
+import { restRoutes } from '../../rest-adapter/routes/index.js';
 
 const secrets = {
   JWT_SECRET: randomBytes(32).toString('hex'),
@@ -91,6 +92,15 @@ describe('a Bearer route checks the credential before the body', () => {
     }
     expect((await t.api.post('/publishers', { gateway_fee_percent: true }, { token })).status).toBe(401);
     expect((await t.api.post('/wallet/referral/apply', { referral_code: 7 }, { token })).status).toBe(401);
+  });
+
+  it('a public read (auth: optional, the specification’s Auth none) answers an anonymous caller', async () => {
+    const reads = restRoutes.filter((route) => route.auth === 'optional' && route.method === 'GET');
+    expect(reads.length).toBeGreaterThan(5);
+    for (const route of reads) {
+      const answer = await t.api.get(route.path.replace(/:(\w+)/g, () => randomUUID()));
+      expect({ route: route.path, status: answer.status }).not.toEqual({ route: route.path, status: 401 });
+    }
   });
 
   it('POST /auth/refresh without a refresh token is 401', async () => {
