@@ -16,6 +16,7 @@ import { createContextBuilder, requestIdOf, type BearerResolver } from './contex
 import { metricsRoute } from '../shared/http/metrics-route.js';
 import { corsFor } from '../shared/http/cors.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
+import { pagesRouter } from './pages/index.js';
 import { readUntypedJson } from './untyped-json.js';
 import { discardUnreadBodies } from '../shared/http/unread-body.js';
 
@@ -143,6 +144,7 @@ export function createApp(parts: AppParts): express.Express {
   const rawRoutes = express.Router();
   for (const module of parts.modules) module.httpRoutes?.(rawRoutes, services);
   app.use(rawRoutes);
+  app.use(pagesRouter({ ...parts, rawRoutes }));
 
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(readUntypedJson(JSON_BODY_LIMIT));

@@ -1,5 +1,6 @@
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
@@ -66,7 +67,8 @@ export async function createGraphQLServer(
     // server under it and re-raise the signal.
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
-    plugins: [...(protection.plugins as any[]), requestGuards],
+    // A browser opening /graphql gets the platform's own IDE (gateway/pages), not Apollo's CDN-loaded one.
+    plugins: [...(protection.plugins as any[]), requestGuards, ApolloServerPluginLandingPageDisabled()],
     validationRules: [...(protection.validationRules as any[])],
     formatError: (formatted, error) => {
       const graphQLError =

@@ -12,6 +12,7 @@ import { servePorts } from '../shared/remote-ports.js';
 import type { PlatformServices } from '../shared/services.js';
 import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
 import { createApp } from './app.js';
+import { welcomeDeveloper } from './development-welcome.js';
 import { createGraphQLServer } from './graphql-server.js';
 import { subgraphModules } from './subgraphs.js';
 import { readSupergraph } from './supergraph-file.js';
@@ -47,6 +48,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   log.info({ url }, 'platform listening');
+  await welcomeDeveloper(config, url, log);
 
   return {
     url,

@@ -4,6 +4,7 @@ import {
   isInputObjectType,
   isListType,
   Kind,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputField,
   type GraphQLInputObjectType,
@@ -73,20 +74,26 @@ export function outputToRest(
   if (typeof value !== 'object') return value;
   const source = value as Record<string, unknown>;
   const converted: Record<string, unknown> = {};
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        const key = selection.alias?.value ?? selection.name.value;
-        if (key === '__typename' || !(key in source)) continue;
-        converted[snakeCase(key)] = outputToRest(source[key], selection.selectionSet, fragments);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet);
-      } else {
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) visit(fragment.selectionSet);
-      }
-    }
-  };
-  visit(selectionSet);
+  forEachSelectedField(selectionSet, fragments, (selection) => {
+    const key = selection.alias?.value ?? selection.name.value;
+    if (key === '__typename' || !(key in source)) return;
+    converted[snakeCase(key)] = outputToRest(source[key], selection.selectionSet, fragments);
+  });
   return converted;
+}
+
+/** Every field a selection set selects, through its inline fragments and the named ones it spreads. */
+export function forEachSelectedField(
+  selectionSet: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  onField: (field: FieldNode) => void,
+): void {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) onField(selection);
+    else if (selection.kind === Kind.INLINE_FRAGMENT) forEachSelectedField(selection.selectionSet, fragments, onField);
+    else {
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) forEachSelectedField(fragment.selectionSet, fragments, onField);
+    }
+  }
 }

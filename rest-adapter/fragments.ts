@@ -4,9 +4,10 @@ import { walletFragments } from './routes/wallet.fragments.js';
 import { marketplaceFragments } from './routes/marketplace.fragments.js';
 import { federationFragments } from './routes/federation.fragments.js';
 import { evalFragments } from './routes/eval.fragments.js';
+import { oauthFragments } from './routes/oauth.fragments.js';
 
 /** Named selections shared by REST operations, so each record has one field list. */
-const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments, ...federationFragments, ...evalFragments };
+const FRAGMENTS: Record<string, string> = { ...accountsFragments, ...databasesFragments, ...walletFragments, ...marketplaceFragments, ...federationFragments, ...evalFragments, ...oauthFragments };
 
 const SPREAD = /\.\.\.\s*([A-Za-z_][A-Za-z0-9_]*)/g;
 

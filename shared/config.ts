@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseMoney } from './money.js';
 import { checksummedAddress, findNetwork } from './x402/networks.js';
+import { parseAllowedRedirects, parseOAuthProviders, type ConfiguredOAuthProvider } from './oauth-config.js';
 
 /** Secrets that must be provided in production and are generated once (kept in DATA_DIR) in development. */
 const SECRET_NAMES = ['JWT_SECRET', 'INTERNAL_SECRET', 'SECRETS_KEY'] as const;
@@ -118,6 +119,7 @@ const envSchema = z.object({
   SIGNUP_BONUS_USD: z.string().default('1.00'),
   PAYMENT_METHOD_BONUS_USD: z.string().default('2.00'),
   REFERRAL_BONUS_USD: z.string().default('1.00'),
+  DEV_CREDITS_USD: z.string().default('5.00'),
   REFERRAL_MAX_REWARDS_PER_REFERRER: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(50)),
   STRIPE_SECRET_KEY: optionalString,
   STRIPE_WEBHOOK_SECRET: optionalString,
@@ -156,6 +158,21 @@ const envSchema = z.object({
       return urls;
     }),
   SEED_CATALOGUE: booleanFlag(true),
+  SEED_PUBLISHER_KEYS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const keys: Record<string, string> = {};
+      for (const [index, entry] of listOf(value).entries()) {
+        const [slug = '', key = ''] = entry.split(/=(.*)/s, 2).map((part) => part.trim());
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(slug) || !key) {
+          context.addIssue({ code: 'custom', message: `entry ${index + 1} is not <publisher slug>=<upstream API key>` });
+          continue;
+        }
+        keys[slug] = key;
+      }
+      return keys;
+    }),
   PROXY_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(600_000).default(30_000)),
   PROXY_ALLOW_PRIVATE_UPSTREAMS: booleanFlag(false),
   PROXY_ALLOWED_UPSTREAM_ORIGINS: z.string().default(''),
@@ -163,6 +180,19 @@ const envSchema = z.object({
   PROXY_MAX_BUFFERED_BYTES: numberSetting(z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).default(10 * 1024 * 1024)),
   PROXY_PUBLISHER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   PROXY_HOLD_EXPIRY_SECONDS: numberSetting(z.coerce.number().int().min(60).max(86_400).default(600)),
+  OAUTH_PROVIDERS: z.string().default(''),
+  OAUTH_ALLOWED_REDIRECTS: z.string().default(''),
+  DATA_PLANE_DATABASE_URL: urlSetting('DATA_PLANE_DATABASE_URL', ['postgres:', 'postgresql:']),
+  DATA_PLANE_NAME_PREFIX: z.string().regex(/^[a-z][a-z0-9_]{0,19}$/, 'DATA_PLANE_NAME_PREFIX must be 1 to 20 lower-case letters, digits or _, starting with a letter').default('acp_'),
+  DATABASE_REGIONS: z.string().default('local'),
+  ENDPOINT_IDLE_SUSPEND_SECONDS: numberSetting(z.coerce.number().int().min(10).max(604_800).default(300)),
+  BRANCH_PARENT_WAIT_MS: numberSetting(z.coerce.number().int().min(0).max(60_000).default(2_000)),
+  SQL_STATEMENT_TIMEOUT_MS: numberSetting(z.coerce.number().int().min(100).max(3_600_000).default(30_000)),
+  SQL_MAX_ROWS: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1_000)),
+  SQL_MAX_RESULT_BYTES: numberSetting(z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024)),
+  SQL_MAX_CONCURRENT_PER_PROJECT: numberSetting(z.coerce.number().int().min(1).max(100).default(4)),
+  DATABASE_COMPUTE_SECOND_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(28)),
+  DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS: numberSetting(z.coerce.number().int().min(0).max(1_000_000).default(0)),
   GRAPHQL_ONE_HOP: booleanFlag(true),
   PUBLIC_ANSWER_CACHE_SECONDS: numberSetting(z.coerce.number().int().min(0).max(300).default(5)),
   CATALOGUE_READS_PER_MINUTE: numberSetting(z.coerce.number().int().min(1).max(1_000_000).default(1200)),
@@ -206,7 +236,8 @@ export interface Config {
   trustProxy: false | number | string[];
   secrets: Record<SecretName, string>;
   /** Wallet amounts in micro-dollars. */
-  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number };
+  /** developmentCredits: one grant a UTC day per account, outside production only. */
+  wallet: { dailyClaim: bigint; signupBonus: bigint; paymentMethodBonus: bigint; referralBonus: bigint; maxReferralRewards: number; developmentCredits: bigint };
   stripe: { secretKey?: string; webhookSecret?: string; apiUrl?: string };
   /**
    * network: CAIP-2 id (v1 names are derived where v1 needs them); rpcUrls: a JSON-RPC node per
@@ -215,6 +246,8 @@ export interface Config {
   x402: { payTo?: string; network: string; facilitatorUrl?: string; settlement: 'facilitator' | 'verify-only'; rpcUrls: Record<string, string> };
   /** Load the starter catalogue at start when the marketplace is empty (development only). */
   seedCatalogue: boolean;
+  /** SEED_PUBLISHER_KEYS: upstream keys of catalogue publishers that need one (by slug); without its key a seed is not loaded. */
+  seedPublisherKeys: Record<string, string>;
   /** Operations one in-process subgraph alone answers run on it directly (false: all through the gateway's plan). */
   graphqlOneHop: boolean;
   /** How long the catalogue's public pages are kept (0: never); changes announced forget them at once. */
@@ -234,6 +267,22 @@ export interface Config {
   };
   /** SUBGRAPH_<NAME>_URL: subgraphs reached over HTTP instead of in-process. */
   subgraphUrls: Record<string, string>;
+  /** Managed databases: where user data lives (never the platform's own server) and the limits on user SQL. */
+  databases: {
+    /** A role with CREATEDB and CREATEROLE; unset: an embedded cluster under DATA_DIR/data-plane. */
+    dataPlaneUrl?: string;
+    /** Every database and role the platform creates on the data plane starts with it. */
+    namePrefix: string;
+    regions: string[];
+    idleSuspendSeconds: number;
+    branchParentWaitMs: number;
+    statementTimeoutMs: number;
+    maxRows: number;
+    maxResultBytes: number;
+    maxConcurrentPerProject: number;
+    computeSecondPriceMicros: bigint;
+    storageByteHourPriceMicros: bigint;
+  };
   /** Federated resources: the largest `data` document, in bytes of its JSON. */
   federation: { maxDataBytes: number };
   /**
@@ -241,6 +290,24 @@ export interface Config {
    * halfLifeDays; one organization adds at most maxPseudoCountPerOrg to the community prior.
    */
   eval: { minSignals: number; halfLifeDays: number; maxPseudoCountPerOrg: number };
+  /** OAuth connections: global providers, and where users may be sent back after authorizing. */
+  oauth: { providers: ConfiguredOAuthProvider[]; allowedRedirects: { urls: string[]; origins: string[] } };
+}
+
+/** OAUTH_PROVIDERS and OAUTH_ALLOWED_REDIRECTS; unset redirects allow PUBLIC_URL's origin alone. */
+function oauthSettings(values: { OAUTH_PROVIDERS: string; OAUTH_ALLOWED_REDIRECTS: string }, publicUrl: string): Config['oauth'] {
+  const providers = parseOAuthProviders(values.OAUTH_PROVIDERS);
+  const redirects = parseAllowedRedirects(values.OAUTH_ALLOWED_REDIRECTS);
+  const problems = [
+    ...providers.problems.map((problem) => `  OAUTH_PROVIDERS: ${problem}`),
+    ...redirects.problems.map((problem) => `  OAUTH_ALLOWED_REDIRECTS: ${problem}`),
+  ];
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const unset = redirects.urls.length === 0 && redirects.origins.length === 0;
+  return {
+    providers: providers.providers,
+    allowedRedirects: unset ? { urls: [], origins: [new URL(publicUrl).origin] } : { urls: redirects.urls, origins: redirects.origins },
+  };
 }
 
 export class ConfigError extends Error {}
@@ -300,6 +367,15 @@ function refuseDevelopmentOnlySettings(values: { PROXY_ALLOW_PRIVATE_UPSTREAMS: 
   if (values.X402_SETTLEMENT === 'verify-only' && findNetwork(values.X402_NETWORK)?.testnet === false) {
     throw new ConfigError('Invalid configuration:\n  X402_SETTLEMENT: verify-only on Base mainnet would serve calls whose payments are never collected');
   }
+}
+
+/** DATABASE_REGIONS: at least one region name, lower-case letters, digits and dashes. */
+function databaseRegions(value: string): string[] {
+  const regions = listOf(value);
+  if (regions.length === 0 || regions.some((region) => !/^[a-z0-9][a-z0-9-]{0,39}$/.test(region))) {
+    throw new ConfigError('Invalid configuration:\n  DATABASE_REGIONS: a comma-separated list of region names (lower-case letters, digits and -)');
+  }
+  return [...new Set(regions)];
 }
 
 /** A promotion's amount: above 0, as a claim of nothing is refused by the ledger. */
@@ -364,13 +440,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subgraphUrls[match[1]!.toLowerCase()] = value.trim();
   }
 
+  const publicUrl = (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   return {
     nodeEnv: values.NODE_ENV,
     port: values.PORT,
     host: values.HOST,
     databaseUrl: values.DATABASE_URL,
     dataDir,
-    publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    publicUrl,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     redisUrl: values.REDIS_URL,
@@ -385,6 +462,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets,
     wallet: {
       dailyClaim: configMoney(values.DAILY_CLAIM_USD, 'DAILY_CLAIM_USD'),
+      developmentCredits: configMoney(values.DEV_CREDITS_USD, 'DEV_CREDITS_USD'),
       signupBonus: configMoney(values.SIGNUP_BONUS_USD, 'SIGNUP_BONUS_USD'),
       paymentMethodBonus: configMoney(values.PAYMENT_METHOD_BONUS_USD, 'PAYMENT_METHOD_BONUS_USD'),
       referralBonus: configMoney(values.REFERRAL_BONUS_USD, 'REFERRAL_BONUS_USD'),
@@ -399,7 +477,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rpcUrls: values.X402_RPC_URLS,
     },
     subgraphUrls,
+    oauth: oauthSettings(values, publicUrl),
+    databases: {
+      dataPlaneUrl: values.DATA_PLANE_DATABASE_URL,
+      namePrefix: values.DATA_PLANE_NAME_PREFIX,
+      regions: databaseRegions(values.DATABASE_REGIONS),
+      idleSuspendSeconds: values.ENDPOINT_IDLE_SUSPEND_SECONDS,
+      branchParentWaitMs: values.BRANCH_PARENT_WAIT_MS,
+      statementTimeoutMs: values.SQL_STATEMENT_TIMEOUT_MS,
+      maxRows: values.SQL_MAX_ROWS,
+      maxResultBytes: values.SQL_MAX_RESULT_BYTES,
+      maxConcurrentPerProject: values.SQL_MAX_CONCURRENT_PER_PROJECT,
+      computeSecondPriceMicros: BigInt(values.DATABASE_COMPUTE_SECOND_PRICE_MICROS),
+      storageByteHourPriceMicros: BigInt(values.DATABASE_STORAGE_BYTE_HOUR_PRICE_MICROS),
+    },
     seedCatalogue: values.SEED_CATALOGUE,
+    seedPublisherKeys: values.SEED_PUBLISHER_KEYS,
     graphqlOneHop: values.GRAPHQL_ONE_HOP,
     publicAnswerCacheSeconds: values.PUBLIC_ANSWER_CACHE_SECONDS,
     catalogueReadsPerMinute: values.CATALOGUE_READS_PER_MINUTE,

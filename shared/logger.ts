@@ -1,11 +1,18 @@
 import { once, type EventEmitter } from 'node:events';
 import { pino, type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import { settledWithin } from './timing.js';
 
 export type { Logger };
 
-/** Structured logs; credentials are redacted wherever they could appear. */
-export function createLogger(level: string): Logger {
+/**
+ * Structured logs; credentials are redacted wherever they could appear. JSON lines for machines;
+ * on a terminal (stdout a TTY), the same records made readable, written synchronously so a line
+ * logged just before exit is not lost.
+ */
+export function createLogger(level: string, options: { pretty?: boolean } = {}): Logger {
+  const readable = options.pretty ?? Boolean(process.stdout.isTTY);
+  const destination = readable ? pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }) : undefined;
   return pino({
     level,
     redact: {
@@ -27,7 +34,7 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  }, destination);
 }
 
 /**

@@ -69,7 +69,12 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     upstream: new UpstreamClient({
       timeoutMs: config.proxy.timeoutMs,
       maxBufferedBytes: config.proxy.maxBufferedBytes,
-      destinations: { allowPrivate: config.proxy.allowPrivateUpstreams, allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins) },
+      destinations: {
+        allowPrivate: config.proxy.allowPrivateUpstreams,
+        allowedOrigins: new Set(config.proxy.allowedUpstreamOrigins),
+        // A developer's own API on this machine can be published without a setting; never in production or tests.
+        allowLoopback: config.nodeEnv === 'development',
+      },
     }),
     cache: createCache(config.redisUrl, log),
     metrics: new PlatformMetrics(() => orm.em.fork() as EntityManager, log, config),

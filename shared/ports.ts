@@ -24,6 +24,26 @@ export interface UsageRecord {
   idempotencyKey: string;
 }
 
+/** A database of a project's branch, as a database publisher names it. */
+export interface DatabaseLocation {
+  projectId: string;
+  branchId: string;
+  databaseName: string;
+}
+
+export interface PublishedQueryLimits {
+  maxRows: number;
+  statementTimeoutMs: number;
+}
+
+export interface PublishedQueryResult {
+  rows: Record<string, unknown>[];
+  fields: { name: string; dataTypeName: string }[];
+  rowCount: number;
+  truncated: boolean;
+  durationMs: number;
+}
+
 /**
  * Questions one domain answers for another without either importing the other: the answering
  * module fills its port in `connect()`, the asking module treats a missing port as "not available yet".
@@ -46,6 +66,19 @@ export interface PlatformPorts {
    * about to expire, for a publisher that passes the user's own token upstream.
    */
   userOAuthToken?(em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken>;
+  /** Accounts: the organizations the user is a member of, oldest membership first. */
+  organizationIdsOf?(em: EntityManager, userId: string): Promise<string[]>;
+  /** Databases: whether the organization owns this database of one of its branches. */
+  ownsDatabase?(em: EntityManager, organizationId: string, location: DatabaseLocation): Promise<boolean>;
+  /**
+   * Databases: a published database's read-only query, as a SELECT-only role in a READ ONLY
+   * transaction; a write, even disguised, is refused (400 read_only_query) before it runs.
+   */
+  runPublishedQuery?(em: EntityManager, location: DatabaseLocation, query: string, limits: PublishedQueryLimits): Promise<PublishedQueryResult>;
+  /** Databases: the planner's row estimate for a published database's query (EXPLAIN, nothing run). */
+  estimatePublishedQuery?(em: EntityManager, location: DatabaseLocation, query: string): Promise<number>;
+  /** Databases: the organization's sample database with a small data set, made on first call (seeding). */
+  sampleDatabase?(em: EntityManager, organizationId: string): Promise<DatabaseLocation>;
   /** Marketplace: the active publishers an organization owns (federation asks who may publish). */
   publishersOwnedBy?(em: EntityManager, organizationId: string): Promise<PublisherRef[]>;
   /** Marketplace: a publisher by its slug (active or not), null when there is none. */
@@ -93,4 +126,9 @@ export const portOwners: Record<PortName, string> = {
   publishersOwnedBy: 'marketplace',
   publisherBySlug: 'marketplace',
   publisherSuccessRates: 'eval',
+  organizationIdsOf: 'accounts',
+  ownsDatabase: 'databases',
+  runPublishedQuery: 'databases',
+  estimatePublishedQuery: 'databases',
+  sampleDatabase: 'databases',
 };

@@ -42,3 +42,13 @@ export class SecretBox {
 }
 
 const secretUnreadable = () => new AppError(500, 'secret_unreadable', 'A stored secret could not be decrypted');
+
+const boxes = new Map<string, SecretBox>();
+
+/** The platform's box for secrets it must read back (SECRETS_KEY), one per key. */
+export function secretBoxOf(services: { config: { secrets: { SECRETS_KEY: string } } }): SecretBox {
+  const key = services.config.secrets.SECRETS_KEY;
+  let box = boxes.get(key);
+  if (!box) boxes.set(key, (box = new SecretBox(key)));
+  return box;
+}

@@ -73,8 +73,10 @@ export const marketplaceRoutes: RestRoute[] = [
     path: '/publishers/:slug/estimate',
     auth: 'optional',
     document: `query($slug: String!, $input: EstimateInput!) { estimatePublisherCall(slug: $slug, input: $input) {
-      estimatedCost currency breakdown { base markup gatewayFee minimumApplied } pricingModel } }`,
+      estimatedCost currency breakdown { base markup gatewayFee minimumApplied } pricingModel estimatedRows basis } }`,
     variables: (request) => ({ slug: slug(request), input: bodyObject(request) }),
+    // Only a database query's estimate says how many rows it priced, and on what.
+    data: ({ estimated_rows, basis, ...estimate }) => (basis ? { ...estimate, estimated_rows, basis } : estimate),
   },
   {
     method: 'GET',

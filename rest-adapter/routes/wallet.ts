@@ -24,6 +24,7 @@ export const walletRoutes: RestRoute[] = [
     document: 'query { dailyClaimEligibility { eligible amount nextClaimAt lastClaimedAt } }',
   },
   { method: 'POST', path: '/wallet/daily/claim', document: 'mutation { claimDaily { ...WalletCreditFields } }' },
+  { method: 'POST', path: '/wallet/dev-credits', document: 'mutation { grantDevelopmentCredits { ...WalletCreditFields } }' },
   { method: 'POST', path: '/wallet/bonus/signup', document: 'mutation { claimSignupBonus { ...WalletCreditFields } }' },
   {
     method: 'POST',

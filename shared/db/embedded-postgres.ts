@@ -59,7 +59,12 @@ function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
  * Starts a PostgreSQL server whose files live under `dataDir/postgres` (kept across restarts).
  * As root, Postgres runs as the OS user `postgres`, so the folder is made traversable for it.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger, databaseName = 'platform'): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  databaseName = 'platform',
+  options: { postgresFlags?: string[] } = {},
+): Promise<EmbeddedDatabase> {
   const databaseDir = path.join(dataDir, 'postgres');
   const passwordFile = path.join(dataDir, 'postgres.password');
   mkdirSync(dataDir, { recursive: true });
@@ -87,7 +92,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, databa
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', ...(options.postgresFlags ?? [])],
     onLog: remember,
     onError: remember,
   });

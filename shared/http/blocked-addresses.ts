@@ -64,3 +64,16 @@ export function isBlockedAddress(address: string): boolean {
   }
   return true;
 }
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** 127.0.0.0/8 and ::1, also written as IPv4 inside IPv6. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return loopback.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const inner = embeddedIPv4(address);
+  return inner ? loopback.check(inner, 'ipv4') : loopback.check(address, 'ipv6');
+}

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { AppError } from '../errors.js';
-import { isBlockedAddress } from './blocked-addresses.js';
+import { isBlockedAddress, isLoopbackAddress } from './blocked-addresses.js';
 
 export class BlockedDestinationError extends AppError {
   constructor(host: string) {
@@ -18,6 +18,11 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 export interface DestinationPolicy {
   /** PROXY_ALLOW_PRIVATE_UPSTREAMS: everything goes (development against local services). */
   allowPrivate: boolean;
+  /**
+   * Development: a developer's own API on this machine (loopback only) may be published; private
+   * ranges and metadata addresses stay refused.
+   */
+  allowLoopback?: boolean;
   /** PROXY_ALLOWED_UPSTREAM_ORIGINS: exact origins (scheme://host:port) let through although private. */
   allowedOrigins: ReadonlySet<string>;
 }
@@ -28,23 +33,26 @@ export function assertDestinationAllowed(url: URL, policy: DestinationPolicy): v
   }
   if (policy.allowPrivate || policy.allowedOrigins.has(url.origin)) return;
   const host = hostOf(url);
-  if (isIP(host) && isBlockedAddress(host)) throw new BlockedDestinationError(host);
+  if (isIP(host) && refused(host, policy.allowLoopback ?? false)) throw new BlockedDestinationError(host);
 }
+
+const refused = (address: string, allowLoopback: boolean) => isBlockedAddress(address) && !(allowLoopback && isLoopbackAddress(address));
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
  * A `lookup` for sockets: resolves the name, and refuses the connection if any address it resolves
- * to is blocked, unless everything private is allowed or the name is one of `exemptHosts`. Because
+ * to is blocked (loopback aside when `allowLoopback`), unless everything private is allowed or the
+ * name is one of `exemptHosts`. Because
  * the socket connects to exactly the address checked here, a DNS answer that changes between
  * check and use (rebinding) cannot slip through.
  */
-export function guardedLookup(allowPrivate: boolean, exemptHosts: ReadonlySet<string> = new Set()) {
+export function guardedLookup(allowPrivate: boolean, exemptHosts: ReadonlySet<string> = new Set(), allowLoopback = false) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const list = addresses as LookupAddress[];
-      if (!allowPrivate && !exemptHosts.has(hostname) && list.some((entry) => isBlockedAddress(entry.address))) {
+      if (!allowPrivate && !exemptHosts.has(hostname) && list.some((entry) => refused(entry.address, allowLoopback))) {
         return callback(new BlockedDestinationError(hostname) as unknown as NodeJS.ErrnoException, []);
       }
       if (options.all) return callback(null, list);

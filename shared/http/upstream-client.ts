@@ -31,10 +31,10 @@ export class UpstreamClient {
   private readonly allowListed: Agent | null;
 
   constructor(readonly options: UpstreamClientOptions) {
-    const { allowPrivate, allowedOrigins } = options.destinations;
-    this.guarded = this.pool(guardedLookup(allowPrivate));
+    const { allowPrivate, allowedOrigins, allowLoopback } = options.destinations;
+    this.guarded = this.pool(guardedLookup(allowPrivate, new Set(), allowLoopback));
     const allowedHosts = new Set([...allowedOrigins].map((origin) => new URL(origin).hostname));
-    this.allowListed = allowedHosts.size > 0 ? this.pool(guardedLookup(allowPrivate, allowedHosts)) : null;
+    this.allowListed = allowedHosts.size > 0 ? this.pool(guardedLookup(allowPrivate, allowedHosts, allowLoopback)) : null;
   }
 
   private pool(lookup: ReturnType<typeof guardedLookup>): Agent {

@@ -9,6 +9,8 @@ export type SystemAccountKind =
   | 'card_clearing'
   | 'onchain_clearing'
   | 'promotions'
+  /** Test money handed out outside production (`grantDevelopmentCredits`): never mixed with real promotions. */
+  | 'development_grants'
   | 'platform_revenue'
   | 'publisher_payable';
 export type LedgerAccountKind = UserAccountKind | SystemAccountKind;

@@ -13,7 +13,7 @@ import { UserResolver } from './resolvers/user.resolver.js';
 import { followApiKeyChanges } from './services/api-key-identities.js';
 import { rotateApiKey } from './services/api-key-rotation.js';
 import { emailVerifiedNow } from './services/users.js';
-import { roleIn } from './services/organizations.js';
+import { organizationIdsOf, roleIn } from './services/organizations.js';
 
 export const accountsSubgraph: SubgraphModule = {
   name: 'accounts',
@@ -33,6 +33,7 @@ export const accountsSubgraph: SubgraphModule = {
     services.ports.rotateApiKey = rotateApiKey;
     services.ports.emailVerified = emailVerifiedNow;
     services.ports.organizationRole = roleIn;
+    services.ports.organizationIdsOf = organizationIdsOf;
     followApiKeyChanges(services);
   },
 };

@@ -8,6 +8,7 @@ import { walletMigrations } from './migrations/index.js';
 import { BalanceResolver } from './resolvers/balance.resolver.js';
 import { ClaimsResolver } from './resolvers/claims.resolver.js';
 import { DepositResolver } from './resolvers/deposit.resolver.js';
+import { DevelopmentCreditsResolver } from './resolvers/development-credits.resolver.js';
 import { RecoveryResolver } from './resolvers/recovery.resolver.js';
 import { ReferralResolver } from './resolvers/referral.resolver.js';
 import { WalletOrganizationResolver } from './resolvers/wallet-organization.resolver.js';
@@ -25,7 +26,7 @@ export const walletSubgraph: SubgraphModule = {
   buildSchema: memoize(() =>
     buildFederatedSchema(
       {
-        resolvers: [BalanceResolver, ClaimsResolver, DepositResolver, ReferralResolver, RecoveryResolver, WalletUserResolver, WalletOrganizationResolver],
+        resolvers: [BalanceResolver, ClaimsResolver, DevelopmentCreditsResolver, DepositResolver, ReferralResolver, RecoveryResolver, WalletUserResolver, WalletOrganizationResolver],
         orphanedTypes: [WalletUser, WalletOrganization],
       },
       {

@@ -72,6 +72,21 @@ describe('configuration', () => {
     expect(() => origins('https://a.example, ftp://files.example')).toThrow(/entry 2 is not an http\(s\) URL/);
   });
 
+  it('takes OAuth providers as a JSON array, naming the entry and field of a bad one but never a value', () => {
+    const oauth = (value: string, redirects = '') => loadConfig({ DATA_DIR: dataDir(), OAUTH_PROVIDERS: value, OAUTH_ALLOWED_REDIRECTS: redirects }).oauth;
+    const provider = { slug: 'gh', name: 'GitHub', authorize_url: 'https://github.com/login/oauth/authorize', token_url: 'https://github.com/login/oauth/access_token', client_id: 'id', client_secret: 's3cr3t-value', scopes: ['repo'] };
+    expect(oauth(JSON.stringify([provider])).providers).toEqual([expect.objectContaining({ slug: 'gh', clientSecret: 's3cr3t-value', issuer: null, revokeUrl: null })]);
+    expect(oauth(JSON.stringify([{ ...provider, authorize_url: undefined, token_url: undefined, issuer: 'https://accounts.example/' }])).providers[0]!.issuer).toBe('https://accounts.example/');
+    expect(() => oauth('{')).toThrow(/OAUTH_PROVIDERS: is not valid JSON/);
+    expect(() => oauth(JSON.stringify([provider, { ...provider, token_url: null }]))).toThrow(/OAUTH_PROVIDERS: entry 2 provider: needs issuer, or authorize_url and token_url/);
+    expect(() => oauth(JSON.stringify([provider, provider]))).toThrow(/entry 2: slug gh is given twice/);
+    expect(() => oauth(JSON.stringify([{ ...provider, token_url: 's3cr3t-value' }]))).not.toThrow(/s3cr3t-value/);
+    // Redirects: exact URLs and origins, normalised; unset allows PUBLIC_URL's origin alone.
+    expect(oauth('', ' https://App.Example.com:443 , https://dash.example.com/done ').allowedRedirects).toEqual({ origins: ['https://app.example.com'], urls: ['https://dash.example.com/done'] });
+    expect(loadConfig({ DATA_DIR: dataDir(), PUBLIC_URL: 'https://platform.example/' }).oauth.allowedRedirects).toEqual({ origins: ['https://platform.example'], urls: [] });
+    expect(() => oauth('', 'https://a.example, app.example.com')).toThrow(/OAUTH_ALLOWED_REDIRECTS: entry 2/);
+  });
+
   it('refuses a metrics token shorter than 24 characters', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'x'.repeat(23) })).toThrow(/METRICS_TOKEN must be at least 24 characters/);
     expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'x'.repeat(24) }).metricsToken).toBe('x'.repeat(24));

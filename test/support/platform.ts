@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '../../shared/config.js';
 import { startPlatform, type Platform } from '../../gateway/platform.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { createTestDataPlane } from './data-plane.js';
 import { Api } from './http.js';
 import { Mailbox } from './mailbox.js';
 import type { Logger } from '../../shared/logger.js';
@@ -24,6 +25,8 @@ export async function startTestPlatform(
   options: { database?: TestDatabase; log?: Logger } = {},
 ): Promise<TestPlatform> {
   const database = options.database ?? (await createTestDatabase());
+  // Managed databases live on the test server too (never a second cluster per test), dropped at close.
+  const dataPlane = env.DATA_PLANE_DATABASE_URL ? null : await createTestDataPlane();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-test-data-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -36,6 +39,7 @@ export async function startTestPlatform(
     SEED_CATALOGUE: 'false',
     // A test that ends with a stream still open should not wait long for it at close.
     SHUTDOWN_GRACE_MS: '1000',
+    ...dataPlane?.env,
     ...env,
     DATABASE_URL: database.url,
   });
@@ -48,6 +52,7 @@ export async function startTestPlatform(
     dataDir,
     async close() {
       await platform.close();
+      await dataPlane?.drop();
       if (!options.database) await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -69,6 +69,17 @@ describe('the upstream client', () => {
     await guarded.close();
   });
 
+  it('in development, lets a loopback upstream through (by address or by name) and nothing else private', async () => {
+    const development = new UpstreamClient({ timeoutMs: 2000, maxBufferedBytes: 1024, destinations: { allowPrivate: false, allowLoopback: true, allowedOrigins: new Set() } });
+    for (const url of [`${originOf(target)}/`, `http://localhost:${portOf(target)}/`]) {
+      expect((await development.fetchBuffered({ url: new URL(url), method: 'GET', headers: {} })).body.toString()).toBe('reached');
+    }
+    for (const url of ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://192.168.1.1/', 'http://[fd00::1]/', 'http://0.0.0.0:9/']) {
+      expect(await refusal(development.send({ url: new URL(url), method: 'GET', headers: {} }))).toEqual({ status: 502, code: 'upstream_address_blocked' });
+    }
+    await development.close();
+  });
+
   it('lets an allowed origin through, and only that origin: not its host on another port or scheme', async () => {
     const allowed = `http://localhost:${portOf(target)}`;
     const guarded = client(false, [allowed]);

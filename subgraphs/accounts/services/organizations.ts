@@ -39,6 +39,11 @@ export async function roleIn(em: EntityManager, userId: string, organizationId: 
   return membership?.role ?? null;
 }
 
+export async function organizationIdsOf(em: EntityManager, userId: string): Promise<string[]> {
+  const memberships = await em.find(Membership, { userId }, { orderBy: { createdAt: 'asc' } });
+  return memberships.map((membership) => membership.organizationId);
+}
+
 /** The organization if the caller manages it; a non-member gets 404 so membership is not revealed. */
 export async function requireManagedOrganization(context: RequestContext, userId: string, organizationId: string) {
   const role = await roleIn(context.em, userId, organizationId);

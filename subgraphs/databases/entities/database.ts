@@ -25,4 +25,16 @@ export class ManagedDatabase {
   @Field(() => Date)
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
+
+  /** Its name on the data plane (what a PostgreSQL client connects to); generated, unique on the server. */
+  @Field(() => String)
+  @Property({ type: 'text', unique: true })
+  physicalName!: string;
+
+  /** The SELECT-only login role that paid publisher queries run as; made when the database is first published. */
+  @Property({ type: 'text', nullable: true })
+  readerRole: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  readerPasswordSealed: string | null = null;
 }

@@ -24,4 +24,17 @@ export class DatabaseProject {
   @Field(() => Date)
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
+
+  /** The login role on the data plane that owns every database of the project. */
+  @Field(() => String)
+  @Property({ type: 'text' })
+  roleName!: string;
+
+  /** The role's password, sealed with the platform SecretBox; shown at creation and through an explicit reveal. */
+  @Property({ type: 'text' })
+  passwordSealed!: string;
+
+  @Field(() => ID)
+  @Property({ type: 'uuid' })
+  defaultBranchId!: string;
 }

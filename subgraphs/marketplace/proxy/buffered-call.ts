@@ -6,6 +6,7 @@ import { checkedCallPath } from './call-path.js';
 import type { Charge } from './charging.js';
 import { finishPaidCall, readPaidAnswer, startPaidCall } from './paid-call.js';
 import { callPublisherTool, isToolPublisher } from './tool-calls.js';
+import { callDatabasePublisher, databaseAnswer, isDatabasePublisher } from './database-calls.js';
 import { usageCountersOf } from './usage-counters-of.js';
 
 export interface BufferedCallInput {
@@ -54,6 +55,7 @@ async function callBuffered(context: RequestContext, input: BufferedCallInput): 
   const path = checkedCallPath(input.path ?? '/');
   const toolName = await toolNameOf(context, input.slug, method, path);
   if (toolName !== null) return toolCallAnswer(context, input.slug, toolName, input.body);
+  if (method === 'POST' && path === '/' && (await isDatabasePublisher(context, input.slug))) return databaseCallAnswer(context, input.slug, input.body);
   const hasBody = input.body !== undefined && input.body !== null && method !== 'GET';
   const started = await startPaidCall(context, {
     slug: input.slug,
@@ -93,6 +95,12 @@ const chargeFields = (charge: Charge | null) => ({
 async function toolNameOf(context: RequestContext, slug: string, method: string, path: string): Promise<string | null> {
   const name = toolCallName(method, path);
   return name !== null && (await isToolPublisher(context, slug)) ? name : null;
+}
+
+async function databaseCallAnswer(context: RequestContext, slug: string, body: unknown): Promise<BufferedCallResult> {
+  const outcome = await callDatabasePublisher(context, slug, body);
+  const json = { data: databaseAnswer(outcome) };
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(json), json, ...chargeFields(outcome.charge) };
 }
 
 async function toolCallAnswer(context: RequestContext, slug: string, toolName: string, args: unknown): Promise<BufferedCallResult> {

@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { AppError, badRequest, unauthorized } from '../../../shared/errors.js';
+import { AppError, unauthorized } from '../../../shared/errors.js';
 import type { PublisherEndpoint } from '../entities/endpoint.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
@@ -7,6 +7,7 @@ import { publisherForCall, type PublisherForCall } from '../services/load-publis
 import { matchAllowedEndpoint, NO_MATCH } from '../services/call-access.js';
 import { priceOfCall, reserveFor, type CallPrice } from '../services/pricing.js';
 import { pricingOf } from '../services/pricing-of.js';
+import { userOAuthTokenFor } from './user-oauth.js';
 
 export interface CallTarget {
   loaded: PublisherForCall;
@@ -23,6 +24,8 @@ export interface CallTarget {
   anonymousAllowed: boolean;
   /** x402_per_request: the call may be paid on-chain, per request. */
   payableOnChain: boolean;
+  /** requires_user_oauth: the caller's own provider token, sent upstream instead of the publisher's key. */
+  userToken: string | null;
 }
 
 /** A call as it is priced: a tool call names a tool, not a path (its path is not matched), and is priced per execution. */
@@ -49,7 +52,7 @@ export function priceCallOn(loaded: PublisherForCall, call: PricedCall): { endpo
 function assertUpstreamConfigured(loaded: PublisherForCall, viaTools: boolean): void {
   const { publisher, secrets } = loaded;
   const base = viaTools ? publisher.mcpEndpoint : publisher.apiUrl;
-  const needsKey = Boolean(publisher.apiKeyHeader || publisher.apiKeyQueryParam) && !publisher.tokenExchangeUrl;
+  const needsKey = Boolean(publisher.apiKeyHeader || publisher.apiKeyQueryParam) && !publisher.tokenExchangeUrl && !publisher.requiresUserOauth;
   const missing = !base || (needsKey && !secrets.upstreamApiKey) || (publisher.tokenExchangeUrl && !secrets.tokenExchangeCredentials && !secrets.upstreamApiKey);
   if (missing) {
     throw new AppError(503, 'upstream_not_configured', `Publisher ${publisher.slug} has no working upstream configuration yet; nothing was charged`);
@@ -72,10 +75,8 @@ export async function resolveCallTarget(
   // A caller without an account can still pay an x402_per_request publisher on-chain; a call that
   // costs nothing has nothing to pay, so it needs a credential like any other.
   if (!anonymousAllowed && !context.identity && !payableOnChain) throw unauthorized();
-  if (publisher.requiresUserOauth) {
-    throw badRequest('oauth_connection_required', `${publisher.slug} acts on your own account: connect it through OAuth first`);
-  }
   assertUpstreamConfigured(loaded, Boolean(call.viaTools));
+  const userToken = await userOAuthTokenFor(context, publisher);
   // A free public endpoint costs nothing, whatever the publisher's model: nothing is held for it.
   const chargesUpstreamCost = publisher.billingModel === 'pay_per_use' && !(anonymousAllowed && price.total === 0n);
   const reserve = chargesUpstreamCost ? reserveFor(pricing, price) : price.total;
@@ -93,5 +94,6 @@ export async function resolveCallTarget(
     chargesUpstreamCost,
     anonymousAllowed,
     payableOnChain,
+    userToken,
   };
 }

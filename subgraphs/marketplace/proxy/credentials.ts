@@ -111,11 +111,19 @@ export async function forgetExchangedToken(services: PlatformServices, loaded: P
 /**
  * The credential the platform injects for the publisher (callers never send it): the stored key
  * in `api_key_header` / `api_key_query_param`, or an exchanged token placed the same way
- * (`token_exchange_mode: query` puts it in the query, otherwise a header; Authorization: Bearer by default).
+ * (`token_exchange_mode: query` puts it in the query, otherwise a header; Authorization: Bearer by default),
+ * or, for a publisher acting on the user's own account, the user's OAuth token.
  */
-export async function upstreamCredentials(services: PlatformServices, loaded: PublisherForCall): Promise<UpstreamCredentials> {
+export async function upstreamCredentials(services: PlatformServices, loaded: PublisherForCall, userToken: string | null = null): Promise<UpstreamCredentials> {
   const { publisher, secrets } = loaded;
   const credentials: UpstreamCredentials = { headers: {}, query: {} };
+  if (userToken !== null) {
+    // requires_user_oauth: the caller's own token, in api_key_header when the publisher names one.
+    const header = publisher.apiKeyHeader?.toLowerCase();
+    if (header && header !== 'authorization') credentials.headers[header] = userToken;
+    else credentials.headers.authorization = `Bearer ${userToken}`;
+    return credentials;
+  }
   if (publisher.tokenExchangeUrl) {
     const token = await exchangedToken(services, loaded);
     credentials.exchangedToken = token;

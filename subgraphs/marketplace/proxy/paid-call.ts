@@ -79,7 +79,7 @@ export async function startPaidCall(context: RequestContext, request: PaidCallRe
     metadata: chargeMetadata(target, request, { status: 'pending' }),
   });
   try {
-    const credentials = await upstreamCredentials(context.services, target.loaded);
+    const credentials = await upstreamCredentials(context.services, target.loaded, target.userToken);
     const url = upstreamUrl(target.publisher.apiUrl!, request.path, request.query, credentials.query);
     const answerView = { requestUrl: url, apiUrl: target.publisher.apiUrl!, publicBase: `/publishers/${target.publisher.slug}`, credentials };
     const sent = performance.now();

@@ -9,6 +9,7 @@ import { usageCountersOf } from './usage-counters-of.js';
 import { chargeHeaders } from './charging.js';
 import { CallerGone, relayBody, UpstreamBrokeOff } from './relay-body.js';
 import { callPublisherTool, isToolPublisher, listPublisherResources, listPublisherTools } from './tool-calls.js';
+import { callDatabasePublisher, databaseAnswer, isDatabasePublisher } from './database-calls.js';
 import { AppError, badRequest } from '../../../shared/errors.js';
 import { isMarketplaceSubpath, toolCallName } from '../services/reserved-paths.js';
 import { jsonDepthOf, jsonTooDeep, MAX_JSON_DEPTH } from '../../../shared/http/json-depth.js';
@@ -164,6 +165,12 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
     res.set({ ...chargeHeaders(outcome.charge), ...outcome.receiptHeaders }).json({ data: outcome.result });
   });
 
+  const queryDatabase = answer(async (context, req, res) => {
+    const body = await readJsonBody(req, services.config.proxy.maxBufferedBytes);
+    const outcome = await callDatabasePublisher(context, String(req.params.slug), body);
+    res.set(chargeHeaders(outcome.charge)).json({ data: databaseAnswer(outcome) });
+  });
+
   const handle = async (req: Request, res: Response, next: () => void) => {
     const { path, query } = upstreamPathOf(req);
     if (isMarketplaceSubpath(req.method, path)) return next();
@@ -179,6 +186,7 @@ export function mountPaidProxy(router: Router, services: PlatformServices): void
       req.params.tool = toolName;
       return callTool(req, res);
     }
+    if (req.method === 'POST' && path === '/' && (await isDatabasePublisher(context, String(req.params.slug)))) return queryDatabase(req, res);
     // Tracked whole: a call cut at the end of a stop's grace still releases its hold, and a broken
     // answer's refund runs on after the connection is gone; the stop waits for both.
     await services.background.track(proxyCall(services, context, req, res, { path, query }));

@@ -89,8 +89,11 @@ async function callTool(context: RequestContext, slug: string, name: string, arg
   let result: Record<string, unknown>;
   const sent = performance.now();
   try {
-    result = await withToolClient(context.services, target.loaded, (client, options) =>
-      client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, options),
+    result = await withToolClient(
+      context.services,
+      target.loaded,
+      (client, options) => client.callTool({ name: toolName, arguments: (args ?? {}) as Record<string, unknown> }, undefined, options),
+      target.userToken,
     );
   } catch (error) {
     await abandon('tool_unreachable');

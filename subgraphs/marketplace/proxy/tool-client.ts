@@ -84,8 +84,9 @@ export async function withToolClient<T>(
   services: PlatformServices,
   loaded: PublisherForCall,
   work: (client: Client, options: ToolRequestOptions) => Promise<T>,
+  userToken: string | null = null,
 ): Promise<T> {
-  const credentials = await upstreamCredentials(services, loaded);
+  const credentials = await upstreamCredentials(services, loaded, userToken);
   const url = new URL(loaded.publisher.mcpEndpoint!);
   for (const [name, value] of Object.entries(credentials.query)) url.searchParams.set(name, value);
   const { timeoutMs } = services.config.proxy;

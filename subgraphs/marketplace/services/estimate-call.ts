@@ -1,15 +1,20 @@
 import type { RequestContext } from '../../../shared/context.js';
-import { badRequest } from '../../../shared/errors.js';
+import { badRequest, unauthorized } from '../../../shared/errors.js';
 import { HTTP_METHODS } from '../entities/constants.js';
 import type { EstimateInput } from '../types/inputs.js';
 import { formatMicros } from './decimal.js';
 import { checkedCallPath } from '../proxy/call-path.js';
 import { priceCallOn } from '../proxy/call-target.js';
-import { publisherForCall } from './load-publisher-for-call.js';
+import { publisherForCall, type PublisherForCall } from './load-publisher-for-call.js';
+import { databaseLocationOf } from './database-location.js';
+import { pricingOf } from './pricing-of.js';
+import { priceRows, publishedLimits } from '../proxy/database-calls.js';
 import { toolCallName } from './reserved-paths.js';
 import { oneOf } from './validate.js';
 
 export interface Estimate {
+  estimatedRows?: number;
+  basis?: string;
   estimatedCost: string;
   currency: string;
   breakdown: { base: string; markup: string; gatewayFee: string; minimumApplied: boolean };
@@ -34,7 +39,8 @@ export async function estimateCall(context: RequestContext, slug: string, input:
   // path is the root resource.
   const toolCall = Boolean(publisher.mcpEndpoint) && toolCallName(method, input.path ?? '') !== null;
   const path = toolCall ? '' : checkedCallPath(input.path || '/');
-  const { pricing, price } = priceCallOn(loaded, { method, path, rows: input.rows ?? 0, viaTools: toolCall });
+  const planned = await plannedRows(context, loaded, method, path, input.query);
+  const { pricing, price } = planned === null ? priceCallOn(loaded, { method, path, rows: input.rows ?? 0, viaTools: toolCall }) : planned;
   return {
     estimatedCost: formatMicros(price.total),
     currency: pricing.assetSymbol ?? 'USD',
@@ -45,5 +51,19 @@ export async function estimateCall(context: RequestContext, slug: string, input:
       minimumApplied: price.minimumApplied,
     },
     pricingModel: pricing.pricingModel,
+    ...(planned ? { estimatedRows: planned.rows, basis: 'planner_estimate' } : {}),
   };
+}
+
+/**
+ * A database publisher's query is priced on the planner's row estimate (EXPLAIN, nothing run),
+ * within the rows a query may return; a query it would refuse is refused here too.
+ */
+async function plannedRows(context: RequestContext, loaded: PublisherForCall, method: string, path: string, query: string | null | undefined) {
+  const estimate = context.services.ports.estimatePublishedQuery;
+  const location = loaded.publisher.publisherCategory === 'database' ? databaseLocationOf(loaded.publisher) : null;
+  if (!query || !estimate || !location || method !== 'POST' || path !== '/') return null;
+  if (!context.identity) throw unauthorized('Estimating a query runs the planner: call it with an API key or access token');
+  const rows = Math.min(await estimate(context.em, location, query), publishedLimits(context.services, loaded.publisher).maxRows);
+  return { rows, pricing: pricingOf(loaded.pricing), price: priceRows(loaded, rows) };
 }

@@ -13,6 +13,7 @@ import { findOwnedPublisher, requirePublisherManager } from './find-publisher.js
 import { assertPayPerUseReserve, buildPricing } from './pricing-fields.js';
 import { assertPublicPricesPayable } from './public-endpoint-prices.js';
 import { applyPublisherFields } from './publisher-fields.js';
+import { assertOwnDatabase } from './database-location.js';
 import { secretBoxOf } from './secrets.js';
 
 const slugTaken = () => conflict('slug_taken', 'Another publisher already uses this slug');
@@ -51,6 +52,7 @@ export async function insertPublisher(
   const publisher = new Publisher();
   publisher.organizationId = organizationId;
   applyPublisherFields(publisher, input, true);
+  await assertOwnDatabase(services, em, publisher);
   sealSecrets(services, publisher, input);
   const endpoints = input.endpoints ?? (publisher.publisherCategory === 'database' ? null : []);
   publisher.hasEndpoints = endpoints !== null;
@@ -79,6 +81,7 @@ export async function updatePublisher(context: RequestContext, slug: string, inp
   const updated = await save(context.em, async (em) => {
     const publisher = await findOwnedPublisher(context, em, slug);
     applyPublisherFields(publisher, input, false);
+    await assertOwnDatabase(context.services, em, publisher);
     sealSecrets(context.services, publisher, input);
     if (input.endpoints !== undefined) {
       const endpoints = buildEndpoints(publisher.id, input.endpoints ?? []);

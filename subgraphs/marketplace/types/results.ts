@@ -22,6 +22,8 @@ export class CallEstimate {
   @Field(() => String) currency!: string;
   @Field(() => EstimateBreakdown) breakdown!: EstimateBreakdown;
   @Field(() => String) pricingModel!: string;
+  @Field(() => Int, { nullable: true, description: 'Rows the price is for: for a database query, the planner’s estimate' }) estimatedRows?: number | null;
+  @Field(() => String, { nullable: true, description: '`planner_estimate` when the price is of the query planner’s row estimate, not a promise' }) basis?: string | null;
 }
 
 @ObjectType()

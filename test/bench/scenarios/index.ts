@@ -7,6 +7,7 @@ import { paidProxyScenario } from './paid-proxy.js';
 import { outboxScenario } from './outbox.js';
 import { federationScenario } from './federation.js';
 import { evalScenario } from './eval.js';
+import { databasesScenario } from './databases.js';
 
 /** Scenarios run in this order by `npm run bench`; each domain adds its file here. */
-export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, outboxScenario];
+export const scenarios: BenchScenario[] = [baselineScenario, authMeScenario, ledgerScenario, publishersScenario, paidProxyScenario, federationScenario, evalScenario, databasesScenario, outboxScenario];
