@@ -29,6 +29,8 @@ export interface AppParts {
   oneHop?: OneHopRouter;
   modules: SubgraphModule[];
   resolveBearer: BearerResolver;
+  /** POST /internal/ports/:name: the ports of the modules this process runs, for subgraph processes (split mode). */
+  ports?: express.RequestHandler;
 }
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -126,6 +128,7 @@ export function createApp(parts: AppParts): express.Express {
     }
   });
   app.get('/metrics', metricsRoute(services));
+  if (parts.ports) app.post('/internal/ports/:name', express.text({ type: () => true, limit: JSON_BODY_LIMIT }), parts.ports);
   app.use(logRequests(parts));
 
   const buildContext = createContextBuilder(services, parts.resolveBearer);

@@ -7,6 +7,8 @@ import { createLogger, type Logger } from '../shared/logger.js';
 import { drainHttpServer } from '../shared/http/drain.js';
 import { answerClientError } from '../shared/http/client-error.js';
 import { openServices } from '../shared/platform-services.js';
+import { gatewaySpentTokens } from '../shared/auth/spent-tokens.js';
+import { servePorts } from '../shared/remote-ports.js';
 import type { PlatformServices } from '../shared/services.js';
 import { resolveBearerCredential } from '../subgraphs/accounts/services/identity.js';
 import { createApp } from './app.js';
@@ -36,7 +38,9 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const { services } = opened;
   const schemas = await buildSubgraphSchemas();
   const { server: graphql, apiSchema, oneHop } = await createGraphQLServer(services, schemas, readSupergraph());
-  const app = createApp({ services, graphql, apiSchema, oneHop, modules: subgraphModules, resolveBearer: resolveBearerCredential });
+  const spentPortTokens = gatewaySpentTokens(config.redisUrl);
+  const ports = servePorts(subgraphModules.map((module) => module.name), services, spentPortTokens);
+  const app = createApp({ services, graphql, apiSchema, oneHop, modules: subgraphModules, resolveBearer: resolveBearerCredential, ports });
   const httpServer = app.listen(config.port, config.host);
   await once(httpServer, 'listening');
   httpServer.keepAliveTimeout = 65_000;
@@ -55,6 +59,7 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
       await drainHttpServer(httpServer, config.shutdownGraceMs);
       await graphql.stop();
       await opened.close();
+      await spentPortTokens.close();
     },
   };
 }

@@ -6,6 +6,8 @@ import { ChangeNotices } from './db/change-notices.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded-postgres.js';
 import { createCache } from './cache.js';
 import { EventBus } from './events.js';
+import { OutboxConsumer } from './outbox/consumer.js';
+import { connectRemotePorts } from './remote-ports.js';
 import { reportLedgerBatchFailures } from './ledger/index.js';
 import { UpstreamClient } from './http/upstream-client.js';
 import type { Logger } from './logger.js';
@@ -18,16 +20,27 @@ import type { SubgraphModule } from './subgraph.js';
 
 export interface OpenedServices {
   services: PlatformServices;
+  /** The database in use (DATABASE_URL, or the embedded one's). */
+  databaseUrl: string;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Start the modules' sweeps and deliver their events (operator commands leave both off). */
+  sweeps?: boolean;
+  /** Every module of the platform, when only some run here (split mode): the others' ports are reached over HTTP. */
+  platformModules?: readonly SubgraphModule[];
+  /** The modules whose events this process delivers; by default those it runs that are not split off (SUBGRAPH_<NAME>_URL). */
+  eventConsumers?: readonly string[];
 }
 
 /**
  * Database (embedded unless DATABASE_URL is set, migrated), mailer, rate limiter and event bus:
  * the same for the whole platform and for one subgraph served alone. Every given module is
- * connected (event subscriptions, ports), and its sweeps started unless `sweeps: false` (operator
- * commands).
+ * connected (event subscriptions, ports), ports of modules running elsewhere are reached over
+ * HTTP, and its sweeps and event deliveries started unless `sweeps: false` (operator commands).
  */
-export async function openServices(config: Config, log: Logger, modules: SubgraphModule[], options: { sweeps?: boolean } = {}): Promise<OpenedServices> {
+export async function openServices(config: Config, log: Logger, modules: SubgraphModule[], options: OpenOptions = {}): Promise<OpenedServices> {
   let embedded: EmbeddedDatabase | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -69,22 +82,37 @@ export async function openServices(config: Config, log: Logger, modules: Subgrap
     changes,
     onShutdown: (hook) => void shutdownHooks.push(hook),
   };
-  for (const module of modules) await module.connect?.(services);
-  if (options.sweeps !== false) for (const module of modules) module.startSweeps?.(services);
-  return {
-    services,
-    async close() {
-      if (!(await services.background.settled(config.shutdownGraceMs))) {
-        log.error({ running: services.background.size }, 'work still running at stop (refunds among it are logged for a person when they fail)');
-      }
-      for (const hook of shutdownHooks.reverse()) await hook().catch((error) => log.error({ err: error }, 'shutdown hook failed'));
-      await changes.close();
-      await services.upstream.close();
-      await services.cache.close();
-      services.mailer.close();
-      await services.rateLimiter.close();
-      await orm.close(true);
-      await embedded?.stop();
-    },
-  };
+  let outbox: OutboxConsumer | undefined;
+  async function close() {
+    if (!(await services.background.settled(config.shutdownGraceMs))) {
+      log.error({ running: services.background.size }, 'work still running at stop (refunds among it are logged for a person when they fail)');
+    }
+    for (const hook of shutdownHooks.reverse()) await hook().catch((error) => log.error({ err: error }, 'shutdown hook failed'));
+    await outbox?.close();
+    await changes.close();
+    await services.upstream.close();
+    await services.cache.close();
+    services.mailer.close();
+    await services.rateLimiter.close();
+    await orm.close(true);
+    await embedded?.stop();
+  }
+  try {
+    for (const module of modules) await services.events.connectModule(module.name, () => module.connect?.(services));
+    connectRemotePorts(services, {
+      hosted: modules.map((module) => module.name),
+      known: (options.platformModules ?? modules).map((module) => module.name),
+      urls: config.subgraphUrls,
+    });
+    const sweeps = options.sweeps !== false;
+    const consumers = sweeps ? (options.eventConsumers ?? modules.map((module) => module.name).filter((name) => !config.subgraphUrls[name])) : [];
+    outbox = new OutboxConsumer(orm, services.events, consumers, log);
+    await outbox.start(changes);
+    if (sweeps) for (const module of modules) module.startSweeps?.(services);
+  } catch (error) {
+    // A start that fails half-way still ends what it opened (the embedded database above all).
+    await close().catch(() => undefined);
+    throw error;
+  }
+  return { services, databaseUrl: url, close };
 }

@@ -125,3 +125,31 @@ export type UserOAuthToken =
   | { status: 'ok'; accessToken: string }
   | { status: 'missing'; providerSlug: string | null }
   | { status: 'needs_reauthorization'; providerSlug: string | null };
+
+export type PortName = keyof PlatformPorts;
+
+/**
+ * The module that answers each port. In one process it fills the port in `connect()`; in split
+ * mode a process without that module reaches it over HTTP (shared/remote-ports.ts), so every port
+ * declared above must be named here (the compiler insists).
+ */
+export const portOwners: Record<PortName, string> = {
+  publisherPayee: 'marketplace',
+  hasPaymentMethod: 'billing',
+  rotateApiKey: 'accounts',
+  emailVerified: 'accounts',
+  organizationRole: 'accounts',
+  recordUsage: 'billing',
+  userOAuthToken: 'oauth',
+  publishersOwnedBy: 'marketplace',
+  publisherBySlug: 'marketplace',
+  publisherSuccessRates: 'eval',
+  organizationIdsOf: 'accounts',
+  ownsDatabase: 'databases',
+  runPublishedQuery: 'databases',
+  estimatePublishedQuery: 'databases',
+  sampleDatabase: 'databases',
+  billedPublisher: 'marketplace',
+  defaultOrganizations: 'accounts',
+  defaultOrganizationUsers: 'accounts',
+};

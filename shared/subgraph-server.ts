@@ -6,15 +6,17 @@ import helmet from 'helmet';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError } from 'graphql';
-import { INTERNAL_IDENTITY_HEADER, operationDigest, SpentGatewayTokens, verifyInternalIdentity } from './auth/internal-token.js';
-import { loadConfigOrExit, type Config } from './config.js';
+import { INTERNAL_IDENTITY_HEADER, operationDigest, verifyInternalIdentity } from './auth/internal-token.js';
+import { openSpentTokens } from './auth/spent-tokens.js';
+import { ConfigError, loadConfigOrExit, type Config } from './config.js';
 import { createRequestContext, type RequestContext } from './context.js';
 import { unauthorized } from './errors.js';
 import { formatPlatformError } from './graphql-errors.js';
 import { drainHttpServer } from './http/drain.js';
 import { metricsRoute } from './http/metrics-route.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, exitAfterLogs, type Logger } from './logger.js';
 import { openServices } from './platform-services.js';
+import { servePorts } from './remote-ports.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import type { SubgraphModule } from './subgraph.js';
 
@@ -26,11 +28,17 @@ export interface SubgraphServer {
 
 /**
  * One subgraph as its own process (split mode). It trusts only the gateway: every request must
- * carry the gateway's short-lived identity token, signed with INTERNAL_SECRET.
+ * carry the gateway's short-lived identity token, signed with INTERNAL_SECRET. It delivers its
+ * module's events, answers its module's ports to the other processes (/internal/ports/:name) and
+ * asks theirs over HTTP (`platformModules` names them all; SUBGRAPH_<NAME>_URL says where they run).
  */
-export async function serveSubgraph(module: SubgraphModule, config: Config, log: Logger): Promise<SubgraphServer> {
-  const opened = await openServices(config, log, [module]);
+export async function serveSubgraph(module: SubgraphModule, platformModules: readonly SubgraphModule[], config: Config, log: Logger): Promise<SubgraphServer> {
+  const opened = await openServices(config, log, [module], { platformModules, eventConsumers: [module.name] });
   const { services } = opened;
+  const spent = await openSpentTokens(module.name, config.redisUrl, opened.databaseUrl).catch(async (error) => {
+    await opened.close();
+    throw error;
+  });
   const server = new ApolloServer<RequestContext>({
     schema: await module.buildSchema(),
     introspection: true,
@@ -41,13 +49,13 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
   });
   await server.start();
 
-  const spent = new SpentGatewayTokens();
   const app = express();
   app.disable('x-powered-by');
   app.use(helmet());
   app.get('/healthz', (_req, res) => void res.json({ data: { status: 'ok', subgraph: module.name } }));
   // Its own figures (a marketplace process makes the GraphQL paid calls of split mode).
   app.get('/metrics', metricsRoute(services));
+  app.post('/internal/ports/:name', express.text({ type: () => true, limit: '1mb' }), servePorts([module.name], services, spent));
   app.use(
     '/graphql',
     express.json({ limit: '1mb' }),
@@ -76,15 +84,21 @@ export async function serveSubgraph(module: SubgraphModule, config: Config, log:
       await drainHttpServer(httpServer, config.shutdownGraceMs);
       await server.stop();
       await opened.close();
+      await spent.close();
     },
   };
 }
 
-/** Entry point body shared by every `subgraphs/<name>/server.ts`. */
-export async function runSubgraphProcess(module: SubgraphModule) {
+/** Entry point body of `gateway/subgraph-main.ts`. */
+export async function runSubgraphProcess(module: SubgraphModule, platformModules: readonly SubgraphModule[]) {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
-  const starting = serveSubgraph(module, config, log);
+  const starting = serveSubgraph(module, platformModules, config, log);
   stopOnSignals(starting, log, config.shutdownGraceMs);
-  await starting;
+  await starting.catch((error) => {
+    if (!(error instanceof ConfigError)) throw error;
+    // A setting that cannot work (a port nobody answers, a second replica without Redis): said plainly, as a bad setting is.
+    console.error(error.message);
+    exitAfterLogs(log, 1);
+  });
 }

@@ -52,7 +52,6 @@ export const marketplaceRoutes: RestRoute[] = [
     method: 'GET',
     path: '/publishers/:slug',
     auth: 'optional',
-    publicCache: 'publisher',
     document: 'query($slug: String!) { publisher(slug: $slug) { ...PublisherFields } }',
     variables: (request) => ({ slug: slug(request) }),
   },

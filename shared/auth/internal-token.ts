@@ -46,12 +46,19 @@ export async function signInternalIdentity(secret: string, call: InternalCall): 
 /**
  * The gateway tokens a subgraph process has accepted, kept until they expire: a token is good for
  * one request, so one seen on the way cannot run its operation again (a paid call, a new key).
+ * With several replicas of a subgraph the record must be shared (spent-tokens.ts keeps it in Redis).
  */
-export class SpentGatewayTokens {
+export interface SpentTokens {
+  /** False when `id` was spent already; `expiresAt` in seconds since the epoch. */
+  spend(id: string, expiresAt: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** One process's own record (one replica per subgraph). */
+export class SpentGatewayTokens implements SpentTokens {
   private readonly until = new Map<string, number>();
 
-  /** False when `id` was spent already. */
-  spend(id: string, expiresAt: number, nowSeconds = Date.now() / 1000): boolean {
+  async spend(id: string, expiresAt: number, nowSeconds = Date.now() / 1000): Promise<boolean> {
     // Every token lives LIFETIME, so the oldest entries come first: expired ones are dropped from the front.
     for (const [spent, expiry] of this.until) {
       if (expiry >= nowSeconds) break;
@@ -61,17 +68,19 @@ export class SpentGatewayTokens {
     this.until.set(id, expiresAt);
     return true;
   }
+
+  async close(): Promise<void> {}
 }
 
 /** Throws unless the token was made out to `subgraph` for the operation received (its digest), and not used before. */
 export async function verifyInternalIdentity(
   secret: string,
   token: string,
-  expected: { subgraph: string; operation: string; spent: SpentGatewayTokens },
+  expected: { subgraph: string; operation: string; spent: SpentTokens },
 ): Promise<{ identity: Identity | null; operator: boolean; requestId: string; ip: string | null }> {
   const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { issuer: ISSUER, audience: audienceOf(expected.subgraph) });
   if (payload.op !== expected.operation) throw new Error('The gateway token was made for another operation');
-  if (typeof payload.jti !== 'string' || !expected.spent.spend(payload.jti, payload.exp ?? 0)) throw new Error('The gateway token was used already');
+  if (typeof payload.jti !== 'string' || !(await expected.spent.spend(payload.jti, payload.exp ?? 0))) throw new Error('The gateway token was used already');
   return {
     identity: (payload.identity as Identity | null) ?? null,
     operator: payload.operator === true,

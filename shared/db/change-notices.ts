@@ -8,8 +8,11 @@ const CHANNEL = 'platform_changes';
 export const CHANGE_LISTENER_APPLICATION = 'acp-change-listener';
 const MAX_RETRY_DELAY_MS = 10_000;
 
-/** What a process may hold a copy of: a publisher's call view (by slug), an API key owner's identities (by user id). */
-export type ChangeTopic = 'publisher' | 'api_key_owner';
+/**
+ * What a process may hold a copy of: a publisher's call view (by slug), an API key owner's
+ * identities (by user id); and `outbox`: events of these types wait in the outbox (shared/outbox).
+ */
+export type ChangeTopic = 'publisher' | 'api_key_owner' | 'outbox';
 type ChangeHandler = (key: string) => void;
 
 interface ChangeNotice {
@@ -42,7 +45,7 @@ export async function announceChange(em: EntityManager, topic: ChangeTopic, keys
   }
 }
 
-const TOPICS: readonly string[] = ['publisher', 'api_key_owner'] satisfies ChangeTopic[];
+const TOPICS: readonly string[] = ['publisher', 'api_key_owner', 'outbox'] satisfies ChangeTopic[];
 
 /** Anyone with access to the database can NOTIFY: only a well-formed notice is acted on. */
 function noticeOf(payload: string | undefined): ChangeNotice | null {

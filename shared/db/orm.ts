@@ -5,8 +5,9 @@ import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import type { SubgraphModule } from '../subgraph.js';
 import { ledgerMigrations } from '../ledger/migrations.js';
 import { x402Migrations } from '../x402/migrations.js';
+import { outboxMigrations } from '../outbox/migrations.js';
 
-const kernelMigrations: MigrationObject[] = [...ledgerMigrations, ...x402Migrations];
+const kernelMigrations: MigrationObject[] = [...ledgerMigrations, ...x402Migrations, ...outboxMigrations];
 
 export interface OrmOptions {
   url: string;
@@ -21,7 +22,7 @@ export function collectEntities(modules: SubgraphModule[]): EntityClass<any>[] {
 }
 
 /**
- * The kernel's tables (the ledger, x402 payments) are used by several subgraphs, so every process
+ * The kernel's tables (the ledger, x402 payments, the event outbox) are used by several subgraphs, so every process
  * applies them; each subgraph owns its own. One ordered list (names start with a timestamp).
  */
 export function collectMigrations(modules: SubgraphModule[]): MigrationObject[] {

@@ -10,7 +10,8 @@ export interface RunningChild {
 
 const READY_TIMEOUT_MS = 120_000;
 
-async function stop(child: ChildProcess): Promise<void> {
+/** Stops a child cleanly (SIGINT), or at once after 15 s. */
+export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGINT');

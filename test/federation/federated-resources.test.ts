@@ -209,7 +209,7 @@ describe('the federation subgraph in its own process (split mode)', () => {
   let subgraph: SubgraphProcess;
   let split: TestPlatform;
   beforeAll(async () => {
-    subgraph = await startSubgraphProcess('federation', t.database.url, secrets);
+    subgraph = await startSubgraphProcess('federation', t.database.url, secrets, t.platform.url);
     split = await startTestPlatform({ ...secrets, SUBGRAPH_FEDERATION_URL: subgraph.url }, { database: t.database });
   });
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { registerAgent, signUpVerified, type SignedInUser } from '../support/accounts.js';
+import { organizationWithAdminKey } from '../support/organizations.js';
 import { createPublisher, publisherBody, uniqueSlug } from '../support/publishers.js';
 import { loadPublisherForCall } from '../../subgraphs/marketplace/services/load-publisher-for-call.js';
 
@@ -176,16 +177,7 @@ describe('managing a publisher', () => {
 
 describe('who manages an organization’s publishers', () => {
   it('its owners and admins; a key of someone who is now a plain member is refused (403 organization_admin_required)', async () => {
-    const owner = await signUpVerified(t);
-    const admin = await signUpVerified(t);
-    await t.api.graphql(
-      'mutation($input: InviteMemberInput!) { inviteToOrganization(input: $input) { id } }',
-      { input: { organizationId: owner.organizationId, email: admin.email, role: 'admin' } },
-      { token: owner.accessToken },
-    );
-    const token = await t.mailbox.waitForToken(admin.email, 'accept-invite');
-    expect((await t.api.post('/auth/accept-invite', { token }, { token: admin.accessToken })).status).toBe(200);
-    const key = (await t.api.post(`/organizations/${owner.organizationId}/api-keys`, { name: 'ops' }, { token: admin.accessToken })).body.data.key;
+    const { owner, admin, key } = await organizationWithAdminKey(t);
     const record = await createPublisher(t, owner.accessToken);
     expect((await t.api.patch(`/publishers/${record.slug}`, { description: 'by an admin' }, { token: key })).status).toBe(200);
 

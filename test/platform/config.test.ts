@@ -103,7 +103,7 @@ describe('configuration', () => {
 /** An entry point of the build as its own process: its exit code and what it wrote to stderr. */
 function entryPoint(script: string, env: Record<string, string>): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [script], { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, _stdout, stderr) => {
+    execFile(process.execPath, script.split(' '), { env: { ...process.env, NODE_OPTIONS: '', ...env } }, (error, _stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stderr });
     });
   });
@@ -180,7 +180,7 @@ describe('settings that would only fail at run time are refused at start', () =>
 });
 
 describe('a bad setting at start', () => {
-  it.each(['dist/gateway/main.js', 'dist/gateway/ledger-check-cli.js', 'dist/subgraphs/accounts/server.js'])(
+  it.each(['dist/gateway/main.js', 'dist/gateway/ledger-check-cli.js', 'dist/gateway/subgraph-main.js accounts'])(
     'stops %s with exit 1 and the problem alone, no stack trace',
     async (script) => {
       const { code, stderr } = await entryPoint(script, { DATA_DIR: dataDir(), PORT: 'eighty' });
@@ -188,6 +188,12 @@ describe('a bad setting at start', () => {
       expect(stderr.trim()).toMatch(/^Invalid configuration:\n {2}PORT: [^\n]+$/);
     },
   );
+
+  it('a subgraph process asked for a subgraph that does not exist stops with exit 2, naming those that do', async () => {
+    const { code, stderr } = await entryPoint('dist/gateway/subgraph-main.js acounts', { DATA_DIR: dataDir() });
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(/^Usage: node dist\/gateway\/subgraph-main.js <subgraph>, one of: accounts, /);
+  });
 
   it('stops the platform with exit 1 and the problem alone when a SUBGRAPH_<NAME>_URL names no subgraph', async () => {
     const { code, stderr } = await entryPoint('dist/gateway/main.js', { DATA_DIR: dataDir(), SUBGRAPH_ACOUNTS_URL: 'http://127.0.0.1:1/graphql' });

@@ -10,6 +10,7 @@ import { subgraphModules } from '../../gateway/subgraphs.js';
  */
 const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
 interface Service {
+  command?: string;
   environment?: Record<string, unknown>;
   healthcheck?: unknown;
   stop_grace_period?: string;
@@ -26,6 +27,12 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(service.environment ?? {})).toEqual(expect.arrayContaining(SHARED_SETTINGS));
     expect(service.healthcheck).toBeDefined();
     expect(service.stop_grace_period).toBe('60s');
+  });
+
+  it.each(subgraphModules.map((module) => module.name))('runs %s through the one subgraph entry, told where every other subgraph runs (for their ports)', (name) => {
+    const service = compose.services[name]!;
+    expect(service.command).toBe(`node dist/gateway/subgraph-main.js ${name}`);
+    for (const module of subgraphModules) expect(service.environment?.[`SUBGRAPH_${module.name.toUpperCase()}_URL`]).toBe(`http://${module.name}:4000/graphql`);
   });
 
   it('starts the gateway once every subgraph answers, each at the URL the gateway is given', () => {

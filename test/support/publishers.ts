@@ -35,7 +35,7 @@ export function publisherBody(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-export async function createPublisher(t: TestPlatform, token: string, overrides: Record<string, unknown> = {}) {
+export async function createPublisher(t: Pick<TestPlatform, 'api'>, token: string, overrides: Record<string, unknown> = {}) {
   const response = await t.api.post('/publishers', publisherBody(overrides), { token });
   if (response.status !== 201) throw new Error(`create publisher failed: ${JSON.stringify(response.body)}`);
   return response.body.data as Record<string, any>;

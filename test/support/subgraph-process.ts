@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { subgraphModules } from '../../gateway/subgraphs.js';
 
 /** The secrets a gateway and its subgraph processes share. */
 export const splitSecrets = () => ({
@@ -18,11 +19,15 @@ export interface SubgraphProcess {
   stop(): void;
 }
 
-/** Runs `node dist/subgraphs/<name>/server.js` as its own process and waits until it listens. */
-export function startSubgraphProcess(name: string, databaseUrl: string, env: Record<string, string>): Promise<SubgraphProcess> {
+/**
+ * Runs `node dist/gateway/subgraph-main.js <name>` as its own process and waits until it listens.
+ * `portsAt` is a platform running every other module (in one process): the subgraph asks it their ports.
+ */
+export function startSubgraphProcess(name: string, databaseUrl: string, env: Record<string, string>, portsAt?: string): Promise<SubgraphProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `acp-split-${name}-`));
-  const child = spawn(process.execPath, [`dist/subgraphs/${name}/server.js`], {
-    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env, DATABASE_URL: databaseUrl },
+  const others = portsAt ? Object.fromEntries(subgraphModules.filter((module) => module.name !== name).map((module) => [`SUBGRAPH_${module.name.toUpperCase()}_URL`, `${portsAt}/graphql`])) : {};
+  const child = spawn(process.execPath, ['dist/gateway/subgraph-main.js', name], {
+    env: { ...process.env, NODE_OPTIONS: '', PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...others, ...env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stop = () => {

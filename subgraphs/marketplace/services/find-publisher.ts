@@ -39,13 +39,12 @@ export async function findOwnedPublisher(context: RequestContext, em: EntityMana
 
 /**
  * Managing a publisher (its payee address, its prices) is for the organization's owners and
- * admins, not every member. Where accounts runs in another process (split mode) the role cannot
- * be asked, and membership of the owning organization is all that is checked.
+ * admins, not every member; accounts answers the role wherever it runs (a platform without it
+ * does not start, so the check is never skipped).
  */
 export async function requirePublisherManager(context: RequestContext, em: EntityManager, organizationId: string): Promise<void> {
   const roleOf = context.services.ports.organizationRole;
-  if (!roleOf) return;
-  const role = await roleOf(em, requireIdentity(context).userId, organizationId);
+  const role = roleOf ? await roleOf(em, requireIdentity(context).userId, organizationId) : null;
   if (role !== 'owner' && role !== 'admin') {
     throw forbidden('Only the organization’s owners and admins manage its publishers', 'organization_admin_required');
   }

@@ -44,6 +44,8 @@ export async function recoverAccount(context: RequestContext, rawCode: string): 
     const em = tx as EntityManager;
     const [row] = await em.execute('delete from wallet_recovery_code where code_hash = ? returning user_id', [sha256Hex(code)]);
     if (!row) throw unauthorized('Invalid recovery code', 'invalid_recovery_code');
+    // In split mode accounts rotates the key in its own transaction: should ours then fail, the code
+    // is not spent (this rolls back) and a retry rotates again, so the caller is never left keyless.
     const rotated = await rotateApiKey(em, row.user_id);
     if (!rotated) throw unauthorized('Invalid recovery code', 'invalid_recovery_code');
     return { userId: row.user_id, apiKey: rotated.apiKey, recoveryCode: await storeNewCode(em, row.user_id) };

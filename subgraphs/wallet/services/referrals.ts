@@ -42,6 +42,17 @@ const lockReferrer = (em: EntityManager, referrerUserId: string) =>
   em.execute(`select pg_advisory_xact_lock(hashtext('wallet_referral:' || ?))`, [referrerUserId]);
 
 /**
+ * Applying a code and rewarding on verification take turns per referred account: the verification's
+ * reward (an outbox delivery, after the verification committed) waits for an apply still in flight,
+ * and so sees its referral; an apply sees a verification committed before it asks. Without this, an
+ * apply that asked accounts before a verification committed, and committed after the reward ran,
+ * would be paid by neither (accounts' answer shares no transaction with us in split mode).
+ */
+async function takeReferralTurn(em: EntityManager, referredUserId: string): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`wallet-referral:${referredUserId}`]);
+}
+
+/**
  * Pays both sides once, when the referred account has a verified e-mail, and only for the
  * referrer's first `maxReferralRewards` paid referrals (one person with many mailboxes farms no
  * more). Marking the referral as rewarded and the two idempotent credits happen in the caller's
@@ -53,6 +64,7 @@ export async function rewardReferral(
   referredUserId: string,
   terms: { referralBonus: bigint; maxReferralRewards: number },
 ): Promise<boolean> {
+  await takeReferralTurn(em, referredUserId);
   const referral = await em.findOne(Referral, { referredUserId, rewardedAt: null });
   if (!referral) return false;
   await lockReferrer(em, referral.referrerUserId);
@@ -89,8 +101,7 @@ async function closesRing(em: EntityManager, userId: string, referrerUserId: str
 /**
  * Read now, not from the request's identity: a verification committed since (whose reward found
  * no referral yet) would otherwise leave the referral unpaid for good. A verification still in
- * flight holds the user's row, and this waits for it. Where accounts runs in another process (the
- * port is missing), the identity's answer stands.
+ * flight holds the user's row, and this waits for it.
  */
 async function verifiedNow(context: RequestContext, em: EntityManager, identity: { userId: string; emailVerified: boolean }): Promise<boolean> {
   const read = context.services.ports.emailVerified;
@@ -110,6 +121,7 @@ export async function applyReferralCode(context: RequestContext, rawCode: string
     // One referral applied at a time, everywhere: two accounts applying each other's codes at
     // once must not both pass the ring check.
     await em.execute(`select pg_advisory_xact_lock(hashtext('wallet_referral'))`);
+    await takeReferralTurn(em as EntityManager, identity.userId);
     if (await closesRing(em as EntityManager, identity.userId, owner.userId)) {
       throw badRequest('referral_ring', 'This code belongs to an account you referred (directly or through others): a referral ring is not paid');
     }
