@@ -14,14 +14,26 @@ interface CachedAnswer {
  */
 export class PublicAnswerCache {
   private readonly answers = new Map<string, CachedAnswer>();
+  /** Bumped by every change: an answer read before a change is never stored after it. */
+  private version = 0;
 
   constructor(
     private readonly ttlMs: number,
     changes: ChangeNotices,
     topics: Iterable<ChangeTopic>,
   ) {
-    for (const topic of new Set(topics)) changes.on(topic, () => this.answers.clear());
-    changes.onResync(() => this.answers.clear());
+    for (const topic of new Set(topics)) changes.on(topic, () => this.forgetAll());
+    changes.onResync(() => this.forgetAll());
+  }
+
+  private forgetAll(): void {
+    this.version += 1;
+    this.answers.clear();
+  }
+
+  /** Taken before reading an answer, handed back to `set`. */
+  get generation(): number {
+    return this.version;
   }
 
   get enabled(): boolean {
@@ -36,8 +48,8 @@ export class PublicAnswerCache {
     return undefined;
   }
 
-  set(url: string, body: string): void {
-    if (!this.enabled) return;
+  set(url: string, body: string, readAtGeneration: number): void {
+    if (!this.enabled || readAtGeneration !== this.version) return;
     if (this.answers.size >= MAX_ENTRIES) this.answers.clear();
     this.answers.set(url, { body, expiresAt: Date.now() + this.ttlMs });
   }

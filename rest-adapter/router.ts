@@ -149,6 +149,7 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
       const context = res.locals.context as RequestContext;
       const cached = cache?.get(req.originalUrl);
       if (cached !== undefined) return sendJson(res, route.status ?? 200, cached);
+      const generation = cache?.generation ?? 0;
       try {
         // The credential before the body: a Bearer row called without one (a user's or the operator's) is 401 whatever it sends.
         if (route.auth !== 'optional' && !context.operator) requireIdentity(context);
@@ -160,7 +161,7 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
         const status = route.status ?? 200;
         if (status === 204) return void res.status(204).end();
         const body = JSON.stringify({ data: restData(prepared, data ?? {}) });
-        cache?.set(req.originalUrl, body);
+        cache?.set(req.originalUrl, body, generation);
         sendJson(res, status, body);
       } catch (error) {
         sendError(res, errorBodyOf(error, context.log, context.requestId));
