@@ -47,8 +47,10 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   httpServer.on('clientError', answerClientError);
   const { port } = httpServer.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  log.info({ url }, 'platform listening');
+  // Said once the development welcome is done, so whoever waits for it (a supervisor, a test that
+  // stops the process next) never cuts the welcome short.
   await welcomeDeveloper(config, url, log);
+  log.info({ url }, 'platform listening');
 
   return {
     url,

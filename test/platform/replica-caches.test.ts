@@ -130,7 +130,8 @@ describe('caches shared by replicas', () => {
     const listeners = () => em.execute(`select pid ${ours}`, [CHANGE_LISTENER_APPLICATION]);
     expect(await listeners()).toHaveLength(2);
     await em.execute(`select pg_terminate_backend(pid) ${ours}`, [CHANGE_LISTENER_APPLICATION]);
-    expect(await statusOnce(404, call)).toBe(404);
+    // Paused behind its back: 403 publisher_inactive once the replica reads it again.
+    expect(await statusOnce(403, call)).toBe(403);
     expect(await listeners()).toHaveLength(2);
   });
 });
