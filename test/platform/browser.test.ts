@@ -30,6 +30,9 @@ function watch(page: Page): Page {
   });
   page.on('pageerror', (error) => blocked.push(`${page.url()}: ${error.message}`));
   page.on('requestfailed', (request) => blocked.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', async (response) => {
+    if (response.status() >= 400) blocked.push(`${response.url()} ${response.status()}: ${(await response.text().catch(() => '')).slice(0, 300)} <- ${response.request().postData()?.slice(0, 300)}`);
+  });
   return page;
 }
 
@@ -59,7 +62,7 @@ afterAll(async () => {
     await page.goto(`${t.platform.url}/graphql`);
     await page.waitForSelector('.graphiql-container');
     // CodeMirror's own API, as typing would be (its auto-closed brackets aside).
-    await page.locator('.graphiql-query-editor .CodeMirror').evaluate((editor: any) => editor.CodeMirror.setValue('{ publishers(input: { limit: 5 }) { slug name } }'));
+    await page.locator('.graphiql-query-editor .CodeMirror').evaluate((editor: any) => editor.CodeMirror.setValue('query Publishers { publishers(input: { limit: 5 }) { slug name } }'));
     await page.click('.graphiql-execute-button');
     await page.locator('.graphiql-response').getByText(publisher.slug).waitFor();
     await page.click('[aria-label="Show Documentation Explorer"]');
