@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import { startSubgraphProcess, type SubgraphProcess } from '../support/subgraph-process.js';
 import { startTestPlatform, type TestPlatform } from '../support/platform.js';
 import { PASSWORD, registerAgent, signUpVerified, uniqueEmail, type SignedInUser } from '../support/accounts.js';
 import { createPublisher, publisherBody } from '../support/publishers.js';
@@ -160,27 +156,16 @@ describe('POST /publishers/{slug}/estimate', () => {
 });
 
 describe('split mode: a variable the marketplace subgraph refuses over HTTP', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'acp-split-market-'));
-  let child: ChildProcess;
+  let subgraph: SubgraphProcess;
   let split: TestPlatform;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ['dist/subgraphs/marketplace/server.js'], {
-      env: { ...process.env, ...secrets, NODE_OPTIONS: '', DATABASE_URL: t.database.url, PORT: '0', LOG_LEVEL: 'info', DATA_DIR: dataDir, SEED_CATALOGUE: 'false' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`subgraph process exited with ${code}`)));
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (line.startsWith('{') && JSON.parse(line).msg === 'subgraph listening') resolve(JSON.parse(line).url);
-      });
-    });
-    split = await startTestPlatform({ ...secrets, SUBGRAPH_MARKETPLACE_URL: url }, { database: t.database });
+    subgraph = await startSubgraphProcess('marketplace', t.database.url, { ...secrets, SEED_CATALOGUE: 'false' }, t.platform.url);
+    split = await startTestPlatform({ ...secrets, SUBGRAPH_MARKETPLACE_URL: subgraph.url }, { database: t.database });
   });
   afterAll(async () => {
-    child?.kill('SIGTERM');
+    subgraph?.stop();
     await split?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('is 400 invalid_input naming the field, through GraphQL and REST', async () => {
