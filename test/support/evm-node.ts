@@ -52,7 +52,7 @@ export async function startEvmNode(): Promise<EvmNode> {
     });
   });
   const url = `http://127.0.0.1:${port}`;
-  const provider = new JsonRpcProvider(url, undefined, { pollingInterval: 100 });
+  const provider = new JsonRpcProvider(url, undefined, { pollingInterval: 100, cacheTimeout: -1 });
   return {
     url,
     provider,

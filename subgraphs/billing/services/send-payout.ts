@@ -24,7 +24,7 @@ function senderOf(payouts: Config['payouts']): Sender | null {
   const cacheKey = `${rpcUrl}|${asset}|${signerKey}`;
   let sender = senders.get(cacheKey);
   if (!sender) {
-    const provider = new JsonRpcProvider(rpcUrl, undefined, { batchMaxCount: 1, pollingInterval: 1_000 });
+    const provider = new JsonRpcProvider(rpcUrl, undefined, { batchMaxCount: 1, pollingInterval: 1_000, cacheTimeout: -1 });
     const signer = new NonceManager(new Wallet(signerKey, provider));
     sender = { token: new Contract(asset, ERC20, signer), queue: Promise.resolve() };
     senders.set(cacheKey, sender);
