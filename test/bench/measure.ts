@@ -11,6 +11,8 @@ export interface MeasureOptions {
   amount?: number;
   /** Headers per connection (connection i uses entry i mod length), e.g. one caller per connection. */
   headersPerConnection?: Record<string, string>[];
+  /** A different path for every request (the n-th request asks `pathOf(n)`), e.g. to miss a cache keyed by URL. */
+  pathOf?: (index: number) => string;
 }
 
 export interface Measurement {
@@ -34,6 +36,11 @@ function perConnectionHeaders(list: Record<string, string>[], common: Record<str
   return (client: { setHeaders(headers: Record<string, string>): void }) => client.setHeaders({ ...common, ...list[next++ % list.length] });
 }
 
+function everyRequestOn(pathOf: (index: number) => string) {
+  let next = 0;
+  return (request: autocannon.Request) => ({ ...request, path: pathOf(next++) });
+}
+
 /** One autocannon run against a URL on this machine. */
 export async function measure(options: MeasureOptions): Promise<Measurement> {
   const connections = options.connections ?? 10;
@@ -45,6 +52,7 @@ export async function measure(options: MeasureOptions): Promise<Measurement> {
     connections,
     ...(options.amount ? { amount: options.amount } : { duration: options.durationSeconds ?? 5 }),
     ...(options.headersPerConnection ? { setupClient: perConnectionHeaders(options.headersPerConnection, options.headers ?? {}) } : {}),
+    ...(options.pathOf ? { requests: [{ setupRequest: everyRequestOn(options.pathOf) }] } : {}),
   });
   return {
     requestsPerSecond: Math.round(result.requests.average),

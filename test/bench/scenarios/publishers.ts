@@ -33,6 +33,16 @@ export const publishersScenario: BenchScenario = {
     for (const [label, path] of cases) {
       rows.push({ scenario: 'publishers', case: label, measurement: await measure({ url: `${url}${path}`, connections: 10, durationSeconds: 5 }) });
     }
+    // The same pages as the catalogue's cache would not hold them: every request a new URL (a query
+    // parameter the route ignores), so each is read from the database and shaped again.
+    const uncached = [
+      ['GET /publishers?search=embeddings (limit 50, not cached)', '/publishers?search=embeddings'],
+      ['GET /publishers (no search, limit 50, not cached)', '/publishers?limit=50'],
+    ] as const;
+    for (const [label, path] of uncached) {
+      const pathOf = (index: number) => `${path}&bench=${index}`;
+      rows.push({ scenario: 'publishers', case: label, measurement: await measure({ url: `${url}${path}`, pathOf, connections: 10, durationSeconds: 5 }) });
+    }
     return rows;
   },
 };
