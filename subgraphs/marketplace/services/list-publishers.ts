@@ -5,6 +5,7 @@ import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
 import { isUuid } from '../../../shared/ids.js';
+import { findPlain } from '../../../shared/db/plain-rows.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
 import { findPublisher, publisherNotFound } from './find-publisher.js';
 import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
@@ -18,7 +19,7 @@ export function searchText(value: string | null | undefined): string | null {
   return text === '' ? null : text;
 }
 
-/** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given. */
+/** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given (plain rows: for the answer only). */
 export async function listPublishers(context: RequestContext, input: PublisherListInput): Promise<Publisher[]> {
   const page = pageOf(input);
   await limitCatalogueReads(context);
@@ -30,7 +31,7 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
   const where: Record<string, unknown> = { isActive: true };
   if (category) where.publisherCategory = category;
   if (input.isVerified !== undefined && input.isVerified !== null) where.isVerified = input.isVerified;
-  return context.em.find(Publisher, where, {
+  return findPlain(context.em, Publisher, where, {
     orderBy: { isVerified: 'desc', totalQueries: 'desc', name: 'asc', id: 'asc' },
     limit: page.limit,
     offset: page.offset,
