@@ -1,6 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import { execute, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { formatPlatformError } from '../shared/graphql-errors.js';
 import type { RequestContext } from '../shared/context.js';
 import type { Logger } from '../shared/logger.js';
@@ -43,6 +44,21 @@ export class InProcessSubgraph implements GraphQLDataSource<RequestContext> {
     const result = await execute({ schema: this.schema, document, variableValues, operationName, contextValue: context });
     if (!result.errors) return result;
     return { data: result.data, errors: result.errors.map((error) => formatPlatformError(error, this.log, context?.requestId)) };
+  }
+
+  /**
+   * A function running one document fixed in the platform's code (a REST row's) compiled to
+   * JavaScript once: for a page of records it is several times cheaper than interpreting the
+   * document on every request. Only the platform's own documents are compiled, never a caller's.
+   */
+  compiledRunner(document: DocumentNode): (variables: Record<string, unknown>, context: RequestContext) => Promise<ExecutionResult> {
+    const compiled = compileQuery(this.schema, document, undefined, { disablingCapturingStackErrors: true });
+    if (!isCompiledQuery(compiled)) return (variables, context) => this.executeClientDocument(document, variables, undefined, context);
+    return async (variables, context) => {
+      const result = await compiled.query(undefined, context, variables);
+      if (!result.errors) return result;
+      return { data: result.data, errors: result.errors.map((error) => formatPlatformError(error, this.log, context.requestId)) };
+    };
   }
 
   private document(query: string): DocumentNode | readonly GraphQLError[] {

@@ -48,13 +48,14 @@ export class OneHopRouter {
   runnerFor(apiSchema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): DirectRun | null {
     const target = this.plannedTarget(document, undefined);
     if (!target) return null;
+    const run = target.compiledRunner(document);
     return async (variables, context) => {
       try {
         guardOperation(apiSchema, document, operation, undefined, variables);
       } catch (error) {
         return { errors: [formatPlatformError(error as GraphQLError, context.log, context.requestId)] };
       }
-      return target.executeClientDocument(document, variables, undefined, context);
+      return run(variables, context);
     };
   }
 
@@ -67,7 +68,8 @@ export class OneHopRouter {
     };
   }
 
-  private plannedTarget(document: DocumentNode, operationName: string | undefined): InProcessSubgraph | null {
+  /** The subgraph that alone answers this operation, or null; planned on every call (callers remember it). */
+  plannedTarget(document: DocumentNode, operationName: string | undefined): InProcessSubgraph | null {
     if (asksForIntrospection(document)) return null;
     let node;
     try {

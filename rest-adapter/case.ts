@@ -10,6 +10,8 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   type SelectionSetNode,
+  type DocumentNode,
+  visit,
 } from 'graphql';
 
 const snakeNames = new Map<string, string>();
@@ -80,6 +82,22 @@ export function outputToRest(
     converted[snakeCase(key)] = outputToRest(source[key], selection.selectionSet, fragments);
   });
   return converted;
+}
+
+/**
+ * The same operation with every field aliased to its snake_case key: its result is already the
+ * REST shape, so an answer is not walked and copied once more to rename its keys (what
+ * `outputToRest` does, with the same names in the same order).
+ */
+export function withSnakeCaseAliases(document: DocumentNode): DocumentNode {
+  return visit(document, {
+    [Kind.FIELD](field) {
+      if (field.name.value === '__typename') return undefined;
+      const key = snakeCase(field.alias?.value ?? field.name.value);
+      if (key === (field.alias?.value ?? field.name.value)) return undefined;
+      return { ...field, alias: { kind: Kind.NAME, value: key } };
+    },
+  });
 }
 
 /** Every field a selection set selects, through its inline fragments and the named ones it spreads. */

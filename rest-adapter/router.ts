@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { requireIdentity, type RequestContext } from '../shared/context.js';
 import { badRequest } from '../shared/errors.js';
-import { inputToGraphQL, outputToRest } from './case.js';
+import { inputToGraphQL, outputToRest, withSnakeCaseAliases } from './case.js';
 import { inputProblemOf, restFieldName } from './input-check.js';
 import { errorBodyOf, sendError, type ErrorBody } from '../shared/http/error-response.js';
 import { withFragments } from './fragments.js';
@@ -48,6 +48,12 @@ export interface PreparedRoute {
   operation: OperationDefinitionNode;
   fragments: Map<string, FragmentDefinitionNode>;
   variableTypes: Map<string, GraphQLInputType>;
+  /**
+   * What the row runs on a subgraph directly: the operation with snake_case aliases, whose root
+   * field's value is the REST `data` as it is. Through the GraphQL server (whose alias limit is for
+   * callers) the row runs as written and its answer is renamed by walking it.
+   */
+  rest: { document: DocumentNode; operation: OperationDefinitionNode; rootKey: string | null };
 }
 
 export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedRoute {
@@ -67,7 +73,14 @@ export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedR
     if (!type) throw new Error(`${route.method} ${route.path}: unknown type for $${definition.variable.name.value}`);
     variableTypes.set(definition.variable.name.value, type);
   }
-  return { route, query, document, operation, fragments, variableTypes };
+  // Aliased when the answer is one root field's value (every row): otherwise the row runs as written and its answer is walked.
+  const aliased = operation.selectionSet.selections[0]?.kind === Kind.FIELD;
+  const restDocument = aliased ? withSnakeCaseAliases(document) : document;
+  const restOperation = restDocument.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  const [root] = restOperation.selectionSet.selections;
+  const rootKey = aliased && root?.kind === Kind.FIELD ? (root.alias?.value ?? root.name.value) : null;
+  const rest = { document: restDocument, operation: restOperation, rootKey };
+  return { route, query, document, operation, fragments, variableTypes, rest };
 }
 
 /** REST variables (snake_case) as the operation expects them (camelCase, per input type; keys it does not declare dropped). */
@@ -99,7 +112,14 @@ export function checkRestVariables(prepared: PreparedRoute, variables: Record<st
   }
 }
 
-/** The root field's value, renamed to snake_case and shaped by the route. */
+/** The root field's value of the row's own operation (already snake_case), shaped by the route. */
+function restDataOfRow(prepared: PreparedRoute, data: Record<string, unknown>): unknown {
+  if (prepared.rest.rootKey === null) return restData(prepared, data);
+  const value = data[prepared.rest.rootKey];
+  return prepared.route.data ? prepared.route.data(value) : value;
+}
+
+/** The root field's value of the operation as written (camelCase), renamed to snake_case and shaped by the route. */
 export function restData(prepared: PreparedRoute, data: Record<string, unknown>): unknown {
   const [root] = prepared.operation.selectionSet.selections;
   if (!root || root.kind !== Kind.FIELD) return data;
@@ -136,7 +156,7 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
   const router = Router();
   for (const route of routes) {
     const prepared = prepareRoute(route, apiSchema);
-    const direct = oneHop?.runnerFor(apiSchema, prepared.document, prepared.operation) ?? null;
+    const direct = oneHop?.runnerFor(apiSchema, prepared.rest.document, prepared.rest.operation) ?? null;
     const run = async (variables: Record<string, unknown>, context: RequestContext): Promise<ExecutionResult> => {
       if (direct) return direct(variables, context);
       const response = await graphql.executeOperation({ query: prepared.query, variables }, { contextValue: context });
@@ -160,7 +180,7 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
         if (errors?.length) return sendError(res, errorOfResult(prepared, errors));
         const status = route.status ?? 200;
         if (status === 204) return void res.status(204).end();
-        const body = JSON.stringify({ data: restData(prepared, data ?? {}) });
+        const body = JSON.stringify({ data: (direct ? restDataOfRow : restData)(prepared, data ?? {}) });
         cache?.set(req.originalUrl, body, generation);
         sendJson(res, status, body);
       } catch (error) {
