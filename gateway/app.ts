@@ -11,6 +11,7 @@ import { createRestRouter } from '../rest-adapter/router.js';
 import { MCP_CHALLENGE, mcpRouter } from '../mcp/http-route.js';
 import { PublicAnswerCache } from '../rest-adapter/answer-cache.js';
 import type { OneHopRouter } from './one-hop.js';
+import type { PreparedGraphQL } from './prepared-graphql.js';
 import { errorBodyOf, sendError, sendGraphQLError, type ErrorBody } from '../shared/http/error-response.js';
 import { restRoutes } from '../rest-adapter/routes/index.js';
 import { createContextBuilder, requestIdOf, type BearerResolver } from './context.js';
@@ -27,6 +28,8 @@ export interface AppParts {
   apiSchema: GraphQLSchema;
   /** Runs REST rows answered by one in-process subgraph directly on it. */
   oneHop?: OneHopRouter;
+  /** Answers POST /graphql operations that one in-process subgraph answers alone, before the GraphQL server. */
+  preparedGraphQL?: PreparedGraphQL;
   modules: SubgraphModule[];
   resolveBearer: BearerResolver;
   /** POST /internal/ports/:name: the ports of the modules this process runs, for subgraph processes (split mode). */
@@ -109,6 +112,9 @@ export function createApp(parts: AppParts): express.Express {
   const { services } = parts;
   const app = express();
   app.disable('x-powered-by');
+  // Every answer is no-store unless its route says otherwise (a logo carries its own ETag): a hash
+  // of each body would be spent for no cache to use.
+  app.disable('etag');
   app.set('trust proxy', services.config.trustProxy);
   app.use(helmet());
   app.use(corsFor(services.config.corsAllowedOrigins));
@@ -151,6 +157,7 @@ export function createApp(parts: AppParts): express.Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
   app.use(readUntypedJson(JSON_BODY_LIMIT));
   app.use(refuseDeepJson);
+  if (parts.preparedGraphQL) app.use('/graphql', parts.preparedGraphQL.handle);
   app.use('/graphql', expressMiddleware(parts.graphql, { context: async ({ res }) => res.locals.context as RequestContext }));
   app.use(mcpRouter(parts.graphql, parts.apiSchema, services.config.mcp));
   const publicTopics = restRoutes.flatMap((route) => (route.publicCache ? [route.publicCache] : []));

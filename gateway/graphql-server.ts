@@ -2,12 +2,13 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { formatPlatformError } from '../shared/graphql-errors.js';
 import type { PlatformServices } from '../shared/services.js';
 import { InProcessSubgraph } from './local-data-source.js';
 import { OneHopRouter } from './one-hop.js';
+import { PreparedGraphQL } from './prepared-graphql.js';
 import { RemoteSubgraph } from './remote-data-source.js';
 import { requestGuards } from './request-guards.js';
 
@@ -30,7 +31,7 @@ export async function createGraphQLServer(
   services: PlatformServices,
   schemas: Map<string, GraphQLSchema>,
   supergraphSdl: string,
-): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema; oneHop?: OneHopRouter }> {
+): Promise<{ server: ApolloServer<RequestContext>; apiSchema: GraphQLSchema; oneHop?: OneHopRouter; prepared?: PreparedGraphQL }> {
   const { config, log } = services;
   const inProcess = new Map<string, InProcessSubgraph>();
   const gateway = new ApolloGateway({
@@ -51,6 +52,12 @@ export async function createGraphQLServer(
     apiSchema = update.apiSchema;
   });
   const protection = armor.protect();
+  const validationRules = protection.validationRules as any[];
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) => {
+    const graphQLError =
+      error instanceof GraphQLError ? error : new GraphQLError(formatted.message, { extensions: formatted.extensions });
+    return formatPlatformError(graphQLError, log).toJSON();
+  };
   const server = new ApolloServer<RequestContext>({
     gateway: {
       onSchemaLoadOrUpdate: (callback) => gateway.onSchemaLoadOrUpdate(callback),
@@ -69,14 +76,18 @@ export async function createGraphQLServer(
     includeStacktraceInErrorResponses: false,
     // A browser opening /graphql gets the platform's own IDE (gateway/pages), not Apollo's CDN-loaded one.
     plugins: [...(protection.plugins as any[]), requestGuards, ApolloServerPluginLandingPageDisabled()],
-    validationRules: [...(protection.validationRules as any[])],
-    formatError: (formatted, error) => {
-      const graphQLError =
-        error instanceof GraphQLError ? error : new GraphQLError(formatted.message, { extensions: formatted.extensions });
-      return formatPlatformError(graphQLError, log).toJSON();
-    },
+    validationRules,
+    formatError,
   });
   await server.start();
   if (!apiSchema) throw new Error('The gateway did not load the supergraph');
-  return { server, apiSchema, oneHop: config.graphqlOneHop ? oneHop : undefined };
+  if (!config.graphqlOneHop) return { server, apiSchema };
+  const prepared = new PreparedGraphQL({
+    apiSchema,
+    validationRules,
+    maxTokens: MAX_TOKENS,
+    targetOf: (document, operationName) => oneHop.plannedTarget(document, operationName),
+    formatError,
+  });
+  return { server, apiSchema, oneHop, prepared };
 }

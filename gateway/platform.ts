@@ -37,10 +37,10 @@ export async function startPlatform(config: Config, log: Logger = createLogger(c
   const opened = await openServices(config, log, subgraphModules);
   const { services } = opened;
   const schemas = await buildSubgraphSchemas();
-  const { server: graphql, apiSchema, oneHop } = await createGraphQLServer(services, schemas, readSupergraph());
+  const { server: graphql, apiSchema, oneHop, prepared } = await createGraphQLServer(services, schemas, readSupergraph());
   const spentPortTokens = gatewaySpentTokens(config.redisUrl);
   const ports = servePorts(subgraphModules.map((module) => module.name), services, spentPortTokens);
-  const app = createApp({ services, graphql, apiSchema, oneHop, modules: subgraphModules, resolveBearer: resolveBearerCredential, ports });
+  const app = createApp({ services, graphql, apiSchema, oneHop, preparedGraphQL: prepared, modules: subgraphModules, resolveBearer: resolveBearerCredential, ports });
   const httpServer = app.listen(config.port, config.host);
   await once(httpServer, 'listening');
   httpServer.keepAliveTimeout = 65_000;

@@ -86,6 +86,54 @@ describe('one-hop execution', () => {
   });
 });
 
+/** POST /graphql as sent, answered as received: status, media type and the exact bytes. */
+async function rawGraphQL(t: TestPlatform, body: string, headers: Record<string, string>) {
+  const response = await fetch(`${t.api.baseUrl}/graphql`, { method: 'POST', headers, body });
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+describe('prepared GraphQL operations', () => {
+  it('are answered in the GraphQL server\'s exact bytes, statuses and media type, whatever the request', async () => {
+    const json = { 'content-type': 'application/json' };
+    const agent = { ...json, authorization: `Bearer ${agentKey}` };
+    const named = 'query Mine { me { id name } } query Catalogue { publishers(input: { limit: 1 }) { slug } }';
+    const cases: [string, Record<string, string>][] = [
+      [JSON.stringify({ query: ME }), agent],
+      [JSON.stringify({ query: ME }), json],
+      [JSON.stringify({ query: ME, variables: null, operationName: null }), { ...agent, accept: 'application/json' }],
+      [JSON.stringify({ query: ME }), { ...agent, accept: 'application/graphql-response+json, application/json;q=0.9' }],
+      [JSON.stringify({ query: ME }), { ...agent, accept: 'text/html' }],
+      [JSON.stringify({ query: named, operationName: 'Catalogue' }), json],
+      [JSON.stringify({ query: named }), json],
+      [JSON.stringify({ query: named, operationName: 'Nobody' }), json],
+      [JSON.stringify({ query: CATALOGUE, variables: { slug: 'no-such-publisher' } }), json],
+      [JSON.stringify({ query: CATALOGUE, variables: { slug: ['x'] } }), json],
+      [JSON.stringify({ query: CATALOGUE, variables: { slug: 'a\u0000b' } }), json],
+      [JSON.stringify({ query: CATALOGUE, variables: '{"slug":"x"}' }), json],
+      [JSON.stringify({ query: '{ me { id nam } }' }), agent],
+      [JSON.stringify({ query: '{ me { id ' }), agent],
+      [JSON.stringify({ query: ME, extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }), agent],
+      [JSON.stringify({ query: 'mutation { deactivatePublisher(slug: "no-such-publisher") { slug } }' }), agent],
+      [JSON.stringify({ query: 'subscription { me { id } }' }), agent],
+      [JSON.stringify({ query: ME }), { 'content-type': 'text/plain', authorization: `Bearer ${agentKey}` }],
+      [JSON.stringify([{ query: ME }]), agent],
+    ];
+    for (const [body, headers] of cases) {
+      const [prepared, planned] = await Promise.all([rawGraphQL(oneHop, body, headers), rawGraphQL(viaGateway, body, headers)]);
+      expect({ body, headers, ...prepared }).toEqual({ body, headers, ...planned });
+    }
+  });
+
+  it('see a change made between two requests: a prepared document is not a cached answer', async () => {
+    const query = JSON.stringify({ query: `query($slug: String!) { publisher(slug: $slug) { description } }`, variables: { slug } });
+    const read = async () => JSON.parse((await rawGraphQL(oneHop, query, { 'content-type': 'application/json' })).text).data.publisher.description;
+    await read();
+    const description = `Prepared ${randomBytes(4).toString('hex')}`;
+    expect((await oneHop.api.patch(`/publishers/${slug}`, { description }, { token: owner.accessToken })).status).toBe(200);
+    expect(await read()).toBe(description);
+  });
+});
+
 /** The listed description of `slug` once the listing shows `wanted`, or after 5 s whatever it shows. */
 async function descriptionOnce(t: TestPlatform, wanted: string): Promise<string | undefined> {
   const read = async () =>
