@@ -1,7 +1,11 @@
 import { ReferenceKind, type EntityClass, type EntityMetadata, type EntityProperty, type FilterQuery, type Platform, type QueryOrderMap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-type RowReader<T> = (row: Record<string, unknown>) => T;
+interface RowReader<T> {
+  /** The properties read, by name: only the entity's own columns (a table may hold more, such as a search vector). */
+  properties: string[];
+  read(row: Record<string, unknown>): T;
+}
 
 const readers = new WeakMap<EntityClass<any>, RowReader<any>>();
 
@@ -18,13 +22,13 @@ export interface PlainQuery<T> {
  * manager converts them; nothing read this way can be changed and flushed.
  */
 export async function findPlain<T extends object>(em: EntityManager, entity: EntityClass<T>, where: FilterQuery<T>, query: PlainQuery<T> = {}): Promise<T[]> {
-  const builder = em.createQueryBuilder(entity).select('*').where(where as any);
+  const reader = readerOf(em, entity);
+  const builder = em.createQueryBuilder(entity).select(reader.properties as any).where(where as any);
   if (query.orderBy) builder.orderBy(query.orderBy as any);
   if (query.limit !== undefined) builder.limit(query.limit);
   if (query.offset) builder.offset(query.offset);
   const rows = (await builder.execute('all', false)) as Record<string, unknown>[];
-  const read = readerOf(em, entity);
-  return rows.map(read);
+  return rows.map((row) => reader.read(row));
 }
 
 function readerOf<T extends object>(em: EntityManager, entity: EntityClass<T>): RowReader<T> {
@@ -58,7 +62,7 @@ function buildReader<T extends object>(meta: EntityMetadata<T>, platform: Platfo
     .join('\n');
   const Record = new Function('convert', `return function PlainRecord(row) {\n${body}\n};`)(converters) as new (row: Record<string, unknown>) => T;
   Record.prototype = entity.prototype;
-  return (row) => new Record(row);
+  return { properties: columns.map((column) => column.property), read: (row) => new Record(row) };
 }
 
 /** How the entity manager turns a column's value into the property's (null for none). */
