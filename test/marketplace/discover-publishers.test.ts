@@ -74,14 +74,25 @@ describe('listing publishers', () => {
 
   it('costs a constant number of queries for a page of publishers with endpoints and pricing', async () => {
     const countQueries = async (path: string) => {
+      // Through the entity manager's connection and straight through its pool (plain-row reads).
       const connection = t.platform.services.orm.em.getConnection() as any;
+      const pool = await connection.getNativeClient();
       const execute = connection.execute;
+      const query = pool.query;
       let count = 0;
       // Only the catalogue's own queries: the platform's background work (the outbox's poll, say)
       // shares the connection and may run while the page is read.
+      const counted = (sql: unknown) => {
+        const text = typeof sql === 'string' ? sql : (sql as { text?: string } | undefined)?.text;
+        if (/\bmarket_/.test(String(text))) count++;
+      };
       connection.execute = function (...args: unknown[]) {
-        if (String(args[0]).includes('market_publisher')) count++;
+        counted(args[0]);
         return execute.apply(this, args);
+      };
+      pool.query = function (...args: unknown[]) {
+        counted(args[0]);
+        return query.apply(this, args);
       };
       try {
         const response = await t.api.get(path);
@@ -89,6 +100,7 @@ describe('listing publishers', () => {
         return { count, rows: response.body.data.length };
       } finally {
         connection.execute = execute;
+        pool.query = query;
       }
     };
     const few = await countQueries('/publishers?limit=2');

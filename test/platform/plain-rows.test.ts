@@ -39,6 +39,30 @@ describe('plain rows', () => {
     expect(plain.every((record) => record instanceof entity)).toBe(true);
   });
 
+  it('read the same through the query builder: inside a transaction, or for a filter beyond equalities and lists', async () => {
+    const names = t.platform.services.orm.getMetadata().get(Publisher).props.filter((prop) => prop.persist !== false).map((prop) => prop.name as string);
+    const values = (records: Publisher[]) => records.map((record) => valuesOf(record, names));
+    const direct = await findPlain(fork(), Publisher, { deletedAt: null }, { orderBy: { id: 'asc' } as any });
+    const inTransaction = await fork().transactional((tx) => findPlain(tx, Publisher, { deletedAt: null }, { orderBy: { id: 'asc' } as any }));
+    const ranged = await findPlain(fork(), Publisher, { totalQueries: { $gte: 0 }, deletedAt: null } as any, { orderBy: { id: 'asc' } as any });
+    expect(direct.length).toBeGreaterThan(3);
+    expect(values(inTransaction)).toEqual(values(direct));
+    expect(values(ranged)).toEqual(values(direct));
+  });
+
+  it('find by lists, nulls and values as the entity manager does', async () => {
+    const all = await fork().find(Publisher, {}, { orderBy: { id: 'asc' } });
+    const ids = all.slice(0, 3).map((publisher) => publisher.id);
+    const slugs = (records: Publisher[]) => records.map((record) => record.slug);
+    expect(slugs(await findPlain(fork(), Publisher, { id: { $in: ids } }, { orderBy: { id: 'asc' } as any }))).toEqual(all.slice(0, 3).map((p) => p.slug));
+    expect(await findPlain(fork(), Publisher, { id: { $in: [] } })).toEqual([]);
+    expect((await findPlain(fork(), Publisher, { slug: all[1]!.slug, deletedAt: null })).map((p) => p.id)).toEqual([all[1]!.id]);
+    expect(await findPlain(fork(), Publisher, { slug: 'no-such-slug' })).toEqual([]);
+    const endpoints = await findPlain(fork(), PublisherEndpoint, { publisherId: { $in: ids } }, { orderBy: { publisherId: 'asc', position: 'asc' } as any });
+    const managed = await fork().find(PublisherEndpoint, { publisherId: { $in: ids } }, { orderBy: { publisherId: 'asc', position: 'asc' } });
+    expect(endpoints.map((endpoint) => endpoint.id)).toEqual(managed.map((endpoint) => endpoint.id));
+  });
+
   it('filter, order and page as the entity manager does, and are not tracked', async () => {
     const em = fork();
     const query = { orderBy: { name: 'desc' as const, id: 'asc' as const }, limit: 3, offset: 1 };
