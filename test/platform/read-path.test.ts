@@ -6,8 +6,9 @@ import { createPublisher, uniqueSlug } from '../support/publishers.js';
 
 /**
  * The read path's shortcuts must not change an answer: one-hop execution answers as the gateway's
- * query plan does, and the catalogue's cached pages follow every publisher change. Three replicas
- * on one database: one with the shortcuts, one without, one with a tight catalogue budget.
+ * query plan does, and the catalogue's cached pages follow every publisher change. Four replicas
+ * on one database: one with the shortcuts, one without, one with a tight catalogue budget, and one
+ * more with the shortcuts.
  */
 const sharedEnv = {
   JWT_SECRET: randomBytes(32).toString('hex'),
@@ -20,6 +21,8 @@ const sharedEnv = {
 let oneHop: TestPlatform;
 let viaGateway: TestPlatform;
 let tight: TestPlatform;
+/** Like `oneHop`, in a process of its own: it learns of changes by their notices. */
+let follower: TestPlatform;
 let owner: SignedInUser;
 let agentKey: string;
 let slug: string;
@@ -28,11 +31,13 @@ beforeAll(async () => {
   oneHop = await startTestPlatform(sharedEnv);
   viaGateway = await startTestPlatform({ ...sharedEnv, GRAPHQL_ONE_HOP: 'false', PUBLIC_ANSWER_CACHE_SECONDS: '0' }, { database: oneHop.database });
   tight = await startTestPlatform({ ...sharedEnv, CATALOGUE_READS_PER_MINUTE: '6' }, { database: oneHop.database });
+  follower = await startTestPlatform(sharedEnv, { database: oneHop.database });
   owner = await signUpVerified(oneHop);
   agentKey = (await registerAgent(oneHop, { name: 'reader' })).api_key;
   slug = (await createPublisher(oneHop, owner.accessToken, { name: 'Read Path Quotes' })).slug;
 });
 afterAll(async () => {
+  await follower?.close();
   await tight?.close();
   await viaGateway?.close();
   await oneHop?.close();
@@ -158,6 +163,22 @@ describe('cached catalogue pages', () => {
     expect(patched.status).toBe(200);
     expect((await listed(oneHop)).find((p) => p.slug === slug)?.description).toBe(description);
     expect(await descriptionOnce(tight, description)).toBe(description);
+
+    // Behind the pages, the records: a URL never asked before shows the change too, here at once
+    // and in the other replica once the notice arrives.
+    let poll = 0;
+    const freshPage = async (t: TestPlatform) =>
+      ((await t.api.get(`/publishers?limit=100&poll=${poll++}`)).body.data as { slug: string; description: string }[]).find((p) => p.slug === slug)?.description;
+    const second = `Changed again ${randomBytes(4).toString('hex')}`;
+    expect(await freshPage(follower)).toBe(description);
+    expect((await oneHop.api.patch(`/publishers/${slug}`, { description: second }, { token: owner.accessToken })).status).toBe(200);
+    expect(await freshPage(oneHop)).toBe(second);
+    let seen = await freshPage(follower);
+    for (let waited = 0; seen !== second && waited < 5000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = await freshPage(follower);
+    }
+    expect(seen).toBe(second);
 
     const created = await createPublisher(oneHop, owner.accessToken, { slug: uniqueSlug('fresh') });
     const after = await listed(oneHop);

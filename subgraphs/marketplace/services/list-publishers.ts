@@ -5,10 +5,10 @@ import { PUBLISHER_CATEGORIES } from '../entities/constants.js';
 import { Publisher } from '../entities/publisher.js';
 import type { PublisherListInput } from '../types/inputs.js';
 import { isUuid } from '../../../shared/ids.js';
-import { findPlain } from '../../../shared/db/plain-rows.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
 import { findPublisher, publisherNotFound } from './find-publisher.js';
-import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
+import { searchPublisherIds, type SearchFilters } from './search-publishers.js';
+import { catalogueRecordsOf } from './catalogue-records.js';
 import { oneOf } from './validate.js';
 
 export const MAX_SEARCH_LENGTH = 200;
@@ -19,23 +19,34 @@ export function searchText(value: string | null | undefined): string | null {
   return text === '' ? null : text;
 }
 
-/** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given (plain rows: for the answer only). */
+/** GET /publishers: active publishers, filtered, searched and ranked by relevance when a search is given. */
 export async function listPublishers(context: RequestContext, input: PublisherListInput): Promise<Publisher[]> {
   const page = pageOf(input);
   await limitCatalogueReads(context);
   const category = input.category ? oneOf(input.category, PUBLISHER_CATEGORIES, 'category', 'invalid_category') : null;
   const search = searchText(input.search);
-  if (search) {
-    return publishersInOrder(context.em, await searchPublisherIds(context.em, search, { category, isVerified: input.isVerified }, page));
+  const filters = { category, isVerified: input.isVerified };
+  const ids = search ? (await searchPublisherIds(context.em, search, filters, page)).map((row) => row.id) : await listedPublisherIds(context, filters, page);
+  return catalogueRecordsOf(context.services).inOrder(context, ids);
+}
+
+/** The ids of a listing's page, in its order: the records come from the catalogue's records. */
+async function listedPublisherIds(context: RequestContext, filters: SearchFilters, page: { limit: number; offset: number }): Promise<string[]> {
+  const params: unknown[] = [];
+  let where = 'is_active';
+  if (filters.category) {
+    where += ' and publisher_category = ?';
+    params.push(filters.category);
   }
-  const where: Record<string, unknown> = { isActive: true };
-  if (category) where.publisherCategory = category;
-  if (input.isVerified !== undefined && input.isVerified !== null) where.isVerified = input.isVerified;
-  return findPlain(context.em, Publisher, where, {
-    orderBy: { isVerified: 'desc', totalQueries: 'desc', name: 'asc', id: 'asc' },
-    limit: page.limit,
-    offset: page.offset,
-  });
+  if (filters.isVerified !== undefined && filters.isVerified !== null) {
+    where += ' and is_verified = ?';
+    params.push(filters.isVerified);
+  }
+  params.push(page.limit, page.offset);
+  const rows = await context.em
+    .getConnection()
+    .execute<{ id: string }[]>(`select id from market_publisher where ${where} order by is_verified desc, total_queries desc, name asc, id asc limit ? offset ?`, params);
+  return rows.map((row) => row.id);
 }
 
 /** GET /publishers/{slug}: one active publisher. */

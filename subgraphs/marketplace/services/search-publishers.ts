@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Publisher } from '../entities/publisher.js';
-import { findPlain } from '../../../shared/db/plain-rows.js';
 
 export interface SearchFilters {
   category?: string | null;
@@ -53,12 +51,4 @@ export async function searchPublisherIds(
     params,
   );
   return rows.map((row) => ({ id: row.id, relevance: Number(row.relevance) }));
-}
-
-/** The publishers of ranked ids, in rank order (one query). */
-export async function publishersInOrder(em: EntityManager, ranked: RankedId[]): Promise<Publisher[]> {
-  if (ranked.length === 0) return [];
-  const rows = await findPlain(em, Publisher, { id: { $in: ranked.map((row) => row.id) } });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ranked.map((row) => byId.get(row.id)).filter((row): row is Publisher => row !== undefined);
 }

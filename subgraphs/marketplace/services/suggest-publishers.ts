@@ -4,7 +4,8 @@ import type { Publisher } from '../entities/publisher.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
 import { searchText } from './list-publishers.js';
 import { routingSuccessOf, successReason } from './routing-success.js';
-import { publishersInOrder, searchPublisherIds } from './search-publishers.js';
+import { searchPublisherIds } from './search-publishers.js';
+import { catalogueRecordsOf } from './catalogue-records.js';
 
 export interface Suggestion {
   publisher: Publisher;
@@ -57,7 +58,7 @@ export async function suggestPublishers(context: RequestContext, query: string |
   await limitCatalogueReads(context);
   const ranked = await searchPublisherIds(context.em, text, {}, { limit: SUGGESTION_LIMIT * 2, offset: 0 });
   const relevance = new Map(ranked.map((row) => [row.id, row.relevance]));
-  const publishers = await publishersInOrder(context.em, ranked);
+  const publishers = await catalogueRecordsOf(context.services).inOrder(context, ranked.map((row) => row.id));
   // Publishers of equal score are ranked by the community's success on their routing task.
   const success = await routingSuccessOf(context, publishers);
   const successOf = (publisher: Publisher) => success.get(publisher.slug)?.successRate ?? -1;
