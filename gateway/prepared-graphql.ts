@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import type { InProcessSubgraph } from './local-data-source.js';
-import { guardOperation } from './request-guards.js';
+import { guardOperation, onlyRefusedVariables } from './request-guards.js';
 
 const MAX_PREPARED = 2000;
 /** Longer documents are rare and go through the GraphQL server: the cache holds its keys' text. */
@@ -126,8 +126,7 @@ export class PreparedGraphQL {
     const result: ExecutionResult = await target.executeClientDocument(document, variables, operationName, context);
     const { errors, status: errorStatus } = result.errors ? this.formatted(result.errors) : { errors: undefined, status: undefined };
     let status = errorStatus ?? (errors && result.data === undefined ? 400 : 200);
-    // As the request guards' willSendResponse: a variable only a subgraph could refuse is a request error.
-    if (result.data == null && errors?.length && errors.every((error) => (error.extensions?.details as any)?.variablePath)) status = 400;
+    if (onlyRefusedVariables(result.data, errors)) status = 400;
     return { status, body: `${JSON.stringify({ errors, data: result.data, extensions: result.extensions })}\n` };
   }
 

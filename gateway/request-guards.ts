@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, getVariableValues, visit, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, getVariableValues, visit, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { RequestContext } from '../shared/context.js';
 import { isUnstorableText } from '../shared/text.js';
 import { MAX_JSON_DEPTH } from '../shared/http/json-depth.js';
@@ -101,6 +101,15 @@ export function guardOperation(
 }
 
 /**
+ * A variable only its subgraph could refuse (one of its own scalars) is as much a request error as
+ * one the gateway refused: HTTP 400 when nothing ran. Used by the GraphQL server's answers and by
+ * the prepared path (gateway/prepared-graphql.ts), so both answer the same status.
+ */
+export function onlyRefusedVariables(data: unknown, errors: readonly GraphQLFormattedError[] | undefined): boolean {
+  return data == null && !!errors?.length && errors.every((error) => (error.extensions?.details as { variablePath?: unknown } | undefined)?.variablePath);
+}
+
+/**
  * Checks that run once the operation is known and before the gateway plans it, each answering
  * 400 with a snake_case code:
  * - there is one query or mutation to run (several unnamed ones, an unknown operationName or a
@@ -113,12 +122,10 @@ export function guardOperation(
 export const requestGuards: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
-      // A variable only its subgraph could refuse (one of its own scalars) is as much a request
-      // error as one the gateway refused: HTTP 400 when nothing ran.
       async willSendResponse({ response }) {
         if (response.body.kind !== 'single') return;
         const { data, errors } = response.body.singleResult;
-        if (data == null && errors?.length && errors.every((error) => (error.extensions?.details as any)?.variablePath)) response.http.status = 400;
+        if (onlyRefusedVariables(data, errors)) response.http.status = 400;
       },
       async didResolveOperation({ request, operation, document, schema }) {
         guardOperation(schema, document, operation, request.operationName, request.variables);
