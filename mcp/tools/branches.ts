@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { listResult } from '../results.js';
 import { CREATES, defineTool, DELETES, READS } from '../tool.js';
 import { branchId, listOf, projectId, record } from './fields.js';
-import { branchArgs, callField, listField } from './platform-field.js';
+import { branchArgs, callField, listAnswer } from './platform-field.js';
 
 export const branchTools = [
   defineTool({
@@ -13,8 +12,8 @@ export const branchTools = [
     annotations: READS,
     input: { project_id: projectId },
     output: listOf('branches'),
-    run: async (args, context) =>
-      listResult('branches', await listField(context, 'branches', { projectId: args.project_id }), context.settings.maxRows, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one'),
+    run: (args, context) =>
+      listAnswer(context, 'branches', 'branches', { projectId: args.project_id }, 'More branches exist than MCP_MAX_ROWS allows; describe_branch reads one'),
   }),
   defineTool({
     name: 'create_branch',

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { listResult } from '../results.js';
 import { CREATES, defineTool, READS, SWITCHES } from '../tool.js';
 import { branchId, listOf, projectId, record } from './fields.js';
-import { branchArgs, callField, listField } from './platform-field.js';
+import { branchArgs, callField, listAnswer } from './platform-field.js';
 
 const endpointArgs = { project_id: projectId, branch_id: branchId, endpoint_id: z.string().min(1).describe('The endpoint id (list_endpoints shows them)') };
 const endpointVariables = (args: { project_id: string; branch_id: string; endpoint_id: string }) => ({ ...branchArgs(args), endpointId: args.endpoint_id });
@@ -16,8 +15,7 @@ export const endpointTools = [
     annotations: READS,
     input: { project_id: projectId, branch_id: branchId },
     output: listOf('endpoints'),
-    run: async (args, context) =>
-      listResult('endpoints', await listField(context, 'endpoints', branchArgs(args)), context.settings.maxRows, 'More endpoints exist than MCP_MAX_ROWS allows'),
+    run: (args, context) => listAnswer(context, 'endpoints', 'endpoints', branchArgs(args), 'More endpoints exist than MCP_MAX_ROWS allows'),
   }),
   defineTool({
     name: 'create_endpoint',

@@ -1,4 +1,5 @@
 import { PlatformError } from '../platform/platform-client.js';
+import { listResult } from '../results.js';
 import type { ToolContext } from '../tool.js';
 
 /**
@@ -29,6 +30,10 @@ export async function callField<T = any>(
 /** A list's items with their own fields only (describe_* shows one in full): a list stays small in an agent's context. */
 export const listField = <T = Record<string, unknown>[]>(context: ToolContext, name: string, args: Record<string, unknown>) =>
   callField<T>(context, 'query', name, args, 1);
+
+/** A list tool's answer: the platform's list `name` under `key`, capped at MCP_MAX_ROWS (`hint` says how to read the rest). */
+export const listAnswer = async (context: ToolContext, key: string, name: string, args: Record<string, unknown>, hint: string) =>
+  listResult(key, await listField(context, name, args), context.settings.maxRows, hint);
 
 /** `{ projectId, branchId }` from a tool's snake_case arguments. */
 export const branchArgs = (args: { project_id: string; branch_id: string }) => ({ projectId: args.project_id, branchId: args.branch_id });

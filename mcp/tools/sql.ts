@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { capped, listResult } from '../results.js';
+import { capped } from '../results.js';
 import { defineTool, READS, RUNS_SQL, type ToolContext } from '../tool.js';
 import { branchId, databaseName, listOf, projectId, record, schemaName } from './fields.js';
-import { branchArgs, callField, listField } from './platform-field.js';
+import { branchArgs, callField, listAnswer } from './platform-field.js';
 
 interface SqlResult {
   rows: unknown[];
@@ -94,8 +94,7 @@ export const sqlTools = [
     annotations: READS,
     input: { project_id: projectId, branch_id: branchId },
     output: listOf('databases'),
-    run: async (args, context) =>
-      listResult('databases', await listField(context, 'branchDatabases', branchArgs(args)), context.settings.maxRows, 'More databases exist than MCP_MAX_ROWS allows'),
+    run: (args, context) => listAnswer(context, 'databases', 'branchDatabases', branchArgs(args), 'More databases exist than MCP_MAX_ROWS allows'),
   }),
   defineTool({
     name: 'get_database_tables',
@@ -105,8 +104,8 @@ export const sqlTools = [
     annotations: READS,
     input: { ...sqlTarget, schema: schemaName },
     output: listOf('tables'),
-    run: async (args, context) =>
-      listResult('tables', await listField(context, 'databaseTables', { ...targetOf(args), schema: args.schema }), context.settings.maxRows,
+    run: (args, context) =>
+      listAnswer(context, 'tables', 'databaseTables', { ...targetOf(args), schema: args.schema },
         'More tables exist than MCP_MAX_ROWS allows; query information_schema.tables with run_sql to page'),
   }),
   defineTool({

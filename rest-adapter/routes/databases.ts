@@ -4,8 +4,7 @@ const project = (request: RestRequest) => ({ projectId: request.params.project_i
 const branch = (request: RestRequest) => ({ ...project(request), branchId: request.params.branch_id });
 const endpoint = (request: RestRequest) => ({ ...branch(request), endpointId: request.params.endpoint_id });
 /** A body that names the project and branch of its path: the path wins. */
-const branchInput = (request: RestRequest) => ({ input: { ...bodyObject(request), ...snakeIds(branch(request)) } });
-const snakeIds = (ids: { projectId?: string; branchId?: string }) => ({ project_id: ids.projectId, branch_id: ids.branchId });
+const branchInput = (request: RestRequest) => ({ input: { ...bodyObject(request), project_id: request.params.project_id, branch_id: request.params.branch_id } });
 const tables = (request: RestRequest) => ({ ...branch(request), database: request.params.database, schema: stringQuery(request, 'schema') });
 
 const BRANCH = '/projects/:project_id/branches/:branch_id';

@@ -92,4 +92,25 @@ describe('projects and branches on real PostgreSQL', () => {
     expect(left).toEqual({ databases: 0, roles: 0 });
     expect((await t.api.get(`/projects/${created.project.id}`, { token })).body.error.code).toBe('project_not_found');
   });
+
+  it('two branches of one name at once: one is made, the other is 409 branch_exists and leaves no database behind', async () => {
+    const { project } = await createProject('twins');
+    const prefix = plane.env.DATA_PLANE_NAME_PREFIX!;
+    const databasesNow = () =>
+      plane.superuser(async (client) => Number((await client.query('select count(*) from pg_database where starts_with(datname, $1)', [prefix])).rows[0].count));
+    const before = await databasesNow();
+    const answers = await Promise.all([1, 2].map(() => t.api.post(`/projects/${project.id}/branches`, { name: 'twin' }, { token })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)!.body.error.code).toBe('branch_exists');
+    expect(await databasesNow()).toBe(before + 1);
+  });
+
+  it('refuses empty SQL input with 400, never 500', async () => {
+    const { project } = await createProject('empty');
+    const branch = `/projects/${project.id}/branches/${project.defaultBranchId}`;
+    const none = await t.api.post(`${branch}/sql/transaction`, { database: 'app', queries: [] }, { token });
+    expect([none.status, none.body.error.code]).toEqual([400, 'invalid_queries']);
+    const blank = await sql(project.id, project.defaultBranchId, '   ');
+    expect([blank.status, blank.body.error.code]).toEqual([400, 'empty_query']);
+  });
 });

@@ -1,12 +1,10 @@
 import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { notFound } from '../../../shared/errors.js';
+import { isUuid } from '../../../shared/ids.js';
 import { DatabaseBranch } from '../entities/branch.js';
 import { ComputeEndpoint } from '../entities/endpoint.js';
 import { DatabaseProject } from '../entities/project.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 /** The caller's organization's project; any other id (another organization's, unknown, malformed) is 404. */
 export async function findOwnedProject(context: RequestContext, projectId: string): Promise<DatabaseProject> {

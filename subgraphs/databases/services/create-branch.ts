@@ -11,7 +11,8 @@ import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import type { DatabaseProject } from '../entities/project.js';
 import type { CreateBranchInput } from '../types/inputs.js';
-import { findOwnedProject, isUuid } from './access.js';
+import { isUuid } from '../../../shared/ids.js';
+import { findOwnedProject } from './access.js';
 import { addEndpoint } from './endpoints.js';
 import { withProjectLock } from './project-lock.js';
 

@@ -68,7 +68,8 @@ export async function createEndpoint(context: RequestContext, input: CreateEndpo
   });
 }
 
-const physicalNamesOf = async (em: EntityManager, branchId: string) =>
+/** The data-plane names of a branch's databases. */
+export const physicalNamesOf = async (em: EntityManager, branchId: string) =>
   (await em.find(ManagedDatabase, { branchId }, { fields: ['physicalName'] })).map((database) => database.physicalName);
 
 /** Suspended: the branch's databases refuse new connections and the open ones are ended. */

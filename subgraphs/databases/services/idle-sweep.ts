@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../../../shared/services.js';
 import { dataPlaneOf } from '../data-plane/open-data-plane.js';
-import { ManagedDatabase } from '../entities/database.js';
 import { ComputeEndpoint } from '../entities/endpoint.js';
-import { suspendEndpointNow } from './endpoints.js';
+import { physicalNamesOf, suspendEndpointNow } from './endpoints.js';
 import { withProjectLock } from './project-lock.js';
 
 /**
@@ -19,7 +18,7 @@ export async function suspendIdleEndpoints(services: PlatformServices, now = new
   const plane = await dataPlaneOf(services);
   let suspended = 0;
   for (const candidate of candidates) {
-    const databases = (await em.find(ManagedDatabase, { branchId: candidate.branchId })).map((database) => database.physicalName);
+    const databases = await physicalNamesOf(em, candidate.branchId);
     const { rows } = await plane.admin.query<{ latest: Date | null }>(
       `SELECT max(CASE WHEN state = 'active' THEN now() ELSE state_change END) AS latest FROM pg_stat_activity WHERE datname = ANY($1::text[])`,
       [databases],

@@ -13,7 +13,7 @@ import { readOnlyRefusal } from '../data-plane/sql-errors.js';
 import { DatabaseBranch } from '../entities/branch.js';
 import { ManagedDatabase } from '../entities/database.js';
 import { DatabaseProject } from '../entities/project.js';
-import { isUuid } from './access.js';
+import { isUuid } from '../../../shared/ids.js';
 import { readyEndpointForSql } from './endpoints.js';
 import { withProjectLock } from './project-lock.js';
 import { withBranchSession, type BranchDatabase } from './sql-session.js';

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PlatformServices } from '../../../shared/services.js';
 import { dataPlaneOf } from '../data-plane/open-data-plane.js';
 import { databaseSizes } from '../data-plane/provision.js';
-import { ManagedDatabase } from '../entities/database.js';
 import { ComputeEndpoint, EndpointRun } from '../entities/endpoint.js';
 import { DatabaseProject } from '../entities/project.js';
+import { physicalNamesOf } from './endpoints.js';
 
 const HOUR_MS = 3_600_000;
 /** A platform that was down longer catches up this many hours per endpoint and sweep. */
@@ -36,7 +36,7 @@ export async function recordDatabaseUsage(services: PlatformServices, now = new 
     const project = await em.findOne(DatabaseProject, { id: endpoint.projectId });
     if (!project) continue;
     const runs = await em.find(EndpointRun, { endpointId: endpoint.id, $or: [{ endedAt: null }, { endedAt: { $gt: endpoint.usageRecordedUntil } }] });
-    const names = (await em.find(ManagedDatabase, { branchId: endpoint.branchId })).map((database) => database.physicalName);
+    const names = await physicalNamesOf(em, endpoint.branchId);
     const size = [...(await databaseSizes(plane, names)).values()].reduce((sum, bytes) => sum + bytes, 0n);
     let hour = endpoint.usageRecordedUntil.getTime();
     for (let count = 0; hour < currentHour && count < MAX_HOURS_PER_SWEEP; count++, hour += HOUR_MS) {
