@@ -48,7 +48,6 @@ export interface PreparedGraphQLParts {
  */
 export class PreparedGraphQL {
   private readonly prepared = new Map<string, Prepared | null>();
-  private readonly acceptable = new Map<string, boolean>();
 
   constructor(private readonly parts: PreparedGraphQLParts) {}
 
@@ -64,7 +63,7 @@ export class PreparedGraphQL {
 
   /** A JSON POST the GraphQL server would take as one plain operation; null for anything else. */
   private simpleRequest(req: Request): { query: string; operationName?: string; variables?: Record<string, unknown> } | null {
-    if (req.method !== 'POST' || !isJsonType(req.headers['content-type']) || !this.answersJson(req.headers.accept)) return null;
+    if (req.method !== 'POST' || !isJsonType(req.headers['content-type']) || !answersJson(req.headers.accept)) return null;
     const body = req.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
     const { query, operationName, variables, extensions } = body;
@@ -73,18 +72,6 @@ export class PreparedGraphQL {
     if (operationName != null && typeof operationName !== 'string') return null;
     if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return null;
     return { query, operationName: operationName ?? undefined, variables: (variables ?? undefined) as Record<string, unknown> | undefined };
-  }
-
-  /** Whether the server would answer `application/json` to this Accept header (it negotiates). */
-  private answersJson(accept: string | undefined): boolean {
-    if (!accept) return true;
-    let answer = this.acceptable.get(accept);
-    if (answer === undefined) {
-      answer = acceptsOnlyPlainJson(accept);
-      if (this.acceptable.size >= MAX_PREPARED) this.acceptable.clear();
-      this.acceptable.set(accept, answer);
-    }
-    return answer;
   }
 
   private preparedFor(query: string, operationName: string | undefined): Prepared | null {
@@ -151,6 +138,11 @@ function isJsonType(contentType: string | undefined): boolean {
   if (!contentType) return false;
   const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return essence === 'application/json';
+}
+
+/** Whether the GraphQL server would answer `application/json` to this Accept header (it negotiates). */
+function answersJson(accept: string | undefined): boolean {
+  return !accept || acceptsOnlyPlainJson(accept);
 }
 
 /**

@@ -92,7 +92,8 @@ export function outputToRest(
 export function withSnakeCaseAliases(document: DocumentNode): DocumentNode {
   return visit(document, {
     [Kind.FIELD](field) {
-      if (field.name.value === '__typename') return undefined;
+      // Not in a REST answer (outputToRest drops it too).
+      if (field.name.value === '__typename') return null;
       const key = snakeCase(field.alias?.value ?? field.name.value);
       if (key === (field.alias?.value ?? field.name.value)) return undefined;
       return { ...field, alias: { kind: Kind.NAME, value: key } };

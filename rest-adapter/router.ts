@@ -8,6 +8,7 @@ import {
   typeFromAST,
   type DocumentNode,
   type ExecutionResult,
+  type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -78,7 +79,7 @@ export function prepareRoute(route: RestRoute, schema: GraphQLSchema): PreparedR
   const restDocument = aliased ? withSnakeCaseAliases(document) : document;
   const restOperation = restDocument.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const [root] = restOperation.selectionSet.selections;
-  const rootKey = aliased && root?.kind === Kind.FIELD ? (root.alias?.value ?? root.name.value) : null;
+  const rootKey = aliased ? ((root as FieldNode).alias?.value ?? (root as FieldNode).name.value) : null;
   const rest = { document: restDocument, operation: restOperation, rootKey };
   return { route, query, document, operation, fragments, variableTypes, rest };
 }
@@ -164,6 +165,8 @@ export function createRestRouter({ graphql, apiSchema, routes, publicAnswers, on
       return response.body.singleResult as ExecutionResult;
     };
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    // A cached answer is sent before any credential check: only a row answering every caller alike may have one.
+    if (route.publicCache && route.auth !== 'optional') throw new Error(`${route.method} ${route.path}: a publicCache row must be auth: 'optional'`);
     const cache = route.publicCache && route.method === 'GET' && publicAnswers?.enabled ? publicAnswers : undefined;
     router[method](route.path, async (req: Request, res: Response) => {
       const context = res.locals.context as RequestContext;
