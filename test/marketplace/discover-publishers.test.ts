@@ -137,3 +137,14 @@ describe('suggestions', () => {
     expect(empty.body.error.code).toBe('missing_query');
   });
 });
+
+describe('a publisher by id', () => {
+  it('is found by its id; an unknown id, or one that is no uuid, is 404 publisher_not_found, never a 500', async () => {
+    const query = 'query($id: ID!) { publisherById(id: $id) { slug } }';
+    expect((await t.api.graphql(query, { id: embeddings.id })).body.data?.publisherById).toEqual({ slug: embeddings.slug });
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const answer = await t.api.graphql(query, { id });
+      expect(answer.body.errors?.[0].extensions).toMatchObject({ code: 'publisher_not_found' });
+    }
+  });
+});

@@ -53,6 +53,21 @@ describe('referral farming is bounded', () => {
       await capped.close();
     }
   });
+
+  it('the cap holds when referrals race: two applied at once with one reward left, exactly one is paid', async () => {
+    const capped = await startTestPlatform({ REFERRAL_MAX_REWARDS_PER_REFERRER: '1' }, { database: t.database });
+    try {
+      const referrer = await verifiedAgent(capped);
+      const code = await codeOf(referrer);
+      const [first, second] = [await verifiedAgent(capped), await verifiedAgent(capped)];
+      const answers = await Promise.all([apply(first, code, capped), apply(second, code, capped)]);
+      expect(answers.map((answer) => answer.body.data?.rewarded).sort()).toEqual([false, true]);
+      expect(await balanceOf(referrer.api_key)).toBe('1.00');
+      expect([await balanceOf(first.api_key), await balanceOf(second.api_key)].sort()).toEqual(['0.00', '1.00']);
+    } finally {
+      await capped.close();
+    }
+  });
 });
 
 describe('referrals', () => {

@@ -74,8 +74,9 @@ export async function seedCatalogue(services: PlatformServices, options: { onlyW
   const entries = readCatalogueEntries();
   const added = await em.transactional(async (tx) => {
     await tx.getConnection().execute("select pg_advisory_xact_lock(hashtext('market_seed_catalogue'))", [], 'all', tx.getTransactionContext());
-    const absent: CatalogueEntry[] = [];
-    for (const entry of entries) if (!(await tx.count(Publisher, { slug: entry.input.slug! }))) absent.push(entry);
+    const taken = await tx.execute<{ slug: string }[]>('select slug from market_publisher where slug in (?)', [entries.map((entry) => entry.input.slug!)]);
+    const takenSlugs = new Set(taken.map((row) => row.slug));
+    const absent = entries.filter((entry) => !takenSlugs.has(entry.input.slug!));
     const waiting = absent.flatMap((entry) => {
       const missing = missingFor(entry, services.config.seedPublisherKeys);
       return missing ? [{ slug: entry.input.slug!, needs: missing }] : [];

@@ -7,7 +7,7 @@ import type { PublisherListInput } from '../types/inputs.js';
 import { isUuid } from '../../../shared/ids.js';
 import { limitCatalogueReads } from './catalogue-reads.js';
 import { findPublisher, publisherNotFound } from './find-publisher.js';
-import { searchPublisherIds, type SearchFilters } from './search-publishers.js';
+import { listedPublisherIds, searchPublisherIds } from './search-publishers.js';
 import { catalogueRecordsOf } from './catalogue-records.js';
 import { oneOf } from './validate.js';
 
@@ -26,27 +26,8 @@ export async function listPublishers(context: RequestContext, input: PublisherLi
   const category = input.category ? oneOf(input.category, PUBLISHER_CATEGORIES, 'category', 'invalid_category') : null;
   const search = searchText(input.search);
   const filters = { category, isVerified: input.isVerified };
-  const ids = search ? (await searchPublisherIds(context.em, search, filters, page)).map((row) => row.id) : await listedPublisherIds(context, filters, page);
+  const ids = search ? (await searchPublisherIds(context.em, search, filters, page)).map((row) => row.id) : await listedPublisherIds(context.em, filters, page);
   return catalogueRecordsOf(context.services).inOrder(context, ids);
-}
-
-/** The ids of a listing's page, in its order: the records come from the catalogue's records. */
-async function listedPublisherIds(context: RequestContext, filters: SearchFilters, page: { limit: number; offset: number }): Promise<string[]> {
-  const params: unknown[] = [];
-  let where = 'is_active';
-  if (filters.category) {
-    where += ' and publisher_category = ?';
-    params.push(filters.category);
-  }
-  if (filters.isVerified !== undefined && filters.isVerified !== null) {
-    where += ' and is_verified = ?';
-    params.push(filters.isVerified);
-  }
-  params.push(page.limit, page.offset);
-  const rows = await context.em
-    .getConnection()
-    .execute<{ id: string }[]>(`select id from market_publisher where ${where} order by is_verified desc, total_queries desc, name asc, id asc limit ? offset ?`, params);
-  return rows.map((row) => row.id);
 }
 
 /** GET /publishers/{slug}: one active publisher. */

@@ -11,6 +11,31 @@ export interface RankedId {
   relevance: number;
 }
 
+/** Active publishers (`p`) of these filters; their values are pushed onto `params`, bound in order. */
+function activeWhere(filters: SearchFilters, params: unknown[]): string {
+  let where = 'p.is_active';
+  if (filters.category) {
+    params.push(filters.category);
+    where += ' and p.publisher_category = ?';
+  }
+  if (filters.isVerified !== undefined && filters.isVerified !== null) {
+    params.push(filters.isVerified);
+    where += ' and p.is_verified = ?';
+  }
+  return where;
+}
+
+/** The ids of a listing's page (no search), in its order: verified first, then most used, then by name. */
+export async function listedPublisherIds(em: EntityManager, filters: SearchFilters, page: { limit: number; offset: number }): Promise<string[]> {
+  const params: unknown[] = [];
+  const where = activeWhere(filters, params);
+  params.push(page.limit, page.offset);
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string }[]>(`select p.id from market_publisher p where ${where} order by p.is_verified desc, p.total_queries desc, p.name asc, p.id asc limit ? offset ?`, params);
+  return rows.map((row) => row.id);
+}
+
 /**
  * Active publishers matching `search` by full-text (search_vector: name, resource, capabilities,
  * use cases, categories, description) or by trigram word similarity (typos; `<%` uses
@@ -24,15 +49,7 @@ export async function searchPublisherIds(
 ): Promise<RankedId[]> {
   // MikroORM's execute takes `?` placeholders, bound in order.
   const params: unknown[] = [search, search];
-  let where = 'p.is_active';
-  if (filters.category) {
-    params.push(filters.category);
-    where += ' and p.publisher_category = ?';
-  }
-  if (filters.isVerified !== undefined && filters.isVerified !== null) {
-    params.push(filters.isVerified);
-    where += ' and p.is_verified = ?';
-  }
+  const where = activeWhere(filters, params);
   params.push(page.limit, page.offset);
   const rows = await em.getConnection().execute<{ id: string; relevance: number }[]>(
     `with q as (select websearch_to_tsquery('english', ?) as tsq, lower(?) as raw),
