@@ -122,6 +122,20 @@ describe('federated resources', () => {
     expect((await t.api.get('/federation/history?operation=rename')).body.error.code).toBe('invalid_operation');
   });
 
+  it('DELETE when several of the organization’s publishers hold the resource is 400 publisher_slug_required; publisher_slug names the one', async () => {
+    const twice = await signUpVerified(t);
+    const [first, second] = await Promise.all([createPublisher(t, twice.accessToken), createPublisher(t, twice.accessToken)]);
+    const body = resource();
+    for (const own of [first!, second!]) expect((await upsert(twice.accessToken, { ...body, publisher_slug: own.slug })).status).toBe(200);
+    const path = `/federation/${body.resource_type}/${body.external_id}`;
+    const ambiguous = await t.api.delete(path, { token: twice.accessToken });
+    expect([ambiguous.status, ambiguous.body.error.code]).toEqual([400, 'publisher_slug_required']);
+    expect((await t.api.delete(`${path}?publisher_slug=${first!.slug}`, { token: twice.accessToken })).status).toBe(204);
+    expect((await historyOf(first!.slug, `&external_id=${body.external_id}`)).map((entry) => entry.operation)).toEqual(['delete', 'insert']);
+    expect((await historyOf(second!.slug, `&external_id=${body.external_id}`)).map((entry) => entry.operation)).toEqual(['insert']);
+    expect((await t.api.delete(path, { token: twice.accessToken })).status).toBe(204);
+  });
+
   it('GraphQL answers the same records, the publisher resolved by the marketplace through the supergraph', async () => {
     const created = (await upsert(owner.accessToken, resource({ resource_type: 'graphql-check' }))).body.data;
     const response = await t.api.graphql(
@@ -202,6 +216,24 @@ describe('the history no one can rewrite', () => {
     expect(await verify()).toMatchObject({ intact: false, entries: 2, last_sequence: 4, first_broken_sequence: 3 });
     expect((await t.api.get('/federation/history/verify')).body.error.code).toBe('missing_publisher_slug');
     expect((await t.api.get('/federation/history/verify?publisher_slug=no-such-pub')).status).toBe(404);
+  });
+  it('the chain head catches a chain cut short at its end: the missing last sequence is the first broken one', async () => {
+    const victim = await signUpVerified(t);
+    const own = await createPublisher(t, victim.accessToken);
+    for (let i = 0; i < 3; i++) await upsert(victim.accessToken, resource());
+    const owner = new pg.Client({ connectionString: t.database.url });
+    await owner.connect();
+    try {
+      await owner.query('begin');
+      await owner.query('alter table fed_history disable trigger fed_history_append_only');
+      await owner.query('delete from fed_history where publisher_id = $1 and sequence = 3', [own.id]);
+      await owner.query('alter table fed_history enable always trigger fed_history_append_only');
+      await owner.query('commit');
+    } finally {
+      await owner.end();
+    }
+    const verified = (await t.api.get(`/federation/history/verify?publisher_slug=${own.slug}`)).body.data;
+    expect(verified).toMatchObject({ intact: false, entries: 2, last_sequence: 3, first_broken_sequence: 3 });
   });
 });
 

@@ -22,11 +22,12 @@ export async function deleteFederatedResource(
 ): Promise<boolean> {
   const { userId } = requireIdentity(context);
   if (!isResourceType(resourceType) || !isExternalId(externalId)) throw resourceNotFound();
+  // Asked once, before the transaction: in split mode the marketplace answers over HTTP.
+  const owned = (await publishersOfCaller(context, context.em)).filter((publisher) => !publisherSlug || publisher.slug === publisherSlug);
   return retriedTransaction(context.em, async (tx) => {
     const em = tx as EntityManager;
     const holders = await em.find(FederatedResource, { resourceType, externalId }, { fields: ['id', 'publisherId'] });
     if (holders.length === 0) throw resourceNotFound();
-    const owned = (await publishersOfCaller(context, em)).filter((publisher) => !publisherSlug || publisher.slug === publisherSlug);
     const mine = owned.filter((publisher) => holders.some((holder) => holder.publisherId === publisher.id));
     if (mine.length === 0) throw forbidden('Only the owning publisher can delete this resource', 'not_publisher_owner');
     if (mine.length > 1) throw badRequest('publisher_slug_required', 'Several of the organization’s publishers have this resource: name one in publisher_slug');

@@ -23,9 +23,10 @@ export const documentOf = (resource: FederatedResource): ResourceDocument => ({
 export async function upsertFederatedResource(context: RequestContext, input: UpsertFederatedResourceInput): Promise<FederatedResource> {
   const { userId } = requireIdentity(context);
   const { resourceType, externalId, document } = validateResourceInput(input, context.services.config.federation.maxDataBytes);
+  // Asked once, before the transaction: in split mode the marketplace answers over HTTP.
+  const publisher = await publisherForWrite(context, context.em, input.publisherSlug);
   return retriedTransaction(context.em, async (tx) => {
     const em = tx as EntityManager;
-    const publisher = await publisherForWrite(context, em, input.publisherSlug);
     const head = await lockChain(em, publisher.id);
     const existing = await em.findOne(FederatedResource, { publisherId: publisher.id, resourceType, externalId });
     const before = existing ? documentOf(existing) : null;
