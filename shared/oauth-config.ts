@@ -92,6 +92,12 @@ export function parseOAuthProviders(text: string): { providers: ConfiguredOAuthP
   return { providers, problems };
 }
 
+/** A URL a user may be sent back to: http(s), without credentials or fragment; null for anything else. */
+export function redirectUrl(text: string): URL | null {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  return url && /^https?:$/.test(url.protocol) && !url.username && !url.password && !url.hash ? url : null;
+}
+
 /**
  * OAUTH_ALLOWED_REDIRECTS: exact URLs, or origins (an entry without a path), normalised by the
  * URL parser (case of scheme and host, default ports, punycode). A redirect is matched whole
@@ -102,8 +108,8 @@ export function parseAllowedRedirects(text: string): { urls: string[]; origins: 
   const origins: string[] = [];
   const problems: string[] = [];
   for (const [index, entry] of text.split(',').map((part) => part.trim()).filter(Boolean).entries()) {
-    const url = URL.canParse(entry) ? new URL(entry) : null;
-    if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.hash) {
+    const url = redirectUrl(entry);
+    if (!url) {
       problems.push(`entry ${index + 1} is not an http(s) URL without credentials or fragment`);
       continue;
     }

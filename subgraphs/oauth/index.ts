@@ -8,6 +8,7 @@ import { ConnectionsResolver } from './resolvers/connections.resolver.js';
 import { ProvidersResolver } from './resolvers/providers.resolver.js';
 import { syncConfiguredProviders } from './services/sync-configured-providers.js';
 import { userAccessToken } from './services/user-access-token.js';
+import { startOAuthSweeps } from './sweeps.js';
 
 export const oauthSubgraph: SubgraphModule = {
   name: 'oauth',
@@ -17,6 +18,9 @@ export const oauthSubgraph: SubgraphModule = {
   buildSchema: memoize(() => buildFederatedSchema({ resolvers: [ProvidersResolver, ConnectionsResolver] })),
   httpRoutes(router, services) {
     authorizationRoutes(router, services);
+  },
+  startSweeps(services) {
+    startOAuthSweeps(services);
   },
   async connect(services) {
     await syncConfiguredProviders(services);

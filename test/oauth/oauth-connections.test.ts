@@ -13,6 +13,7 @@ import { createPublisher } from '../support/publishers.js';
 import { fundWallet } from '../support/funding.js';
 import { consentAtProvider, linkAccount } from '../support/oauth.js';
 import { checkLedgerAfterEach } from '../support/wallet.js';
+import { deleteStaleAuthorizationStates } from '../../subgraphs/oauth/sweeps.js';
 
 let t: TestPlatform;
 let oidc: OidcServer;
@@ -375,6 +376,20 @@ describe('state', () => {
     const response = await callbackAt(callback);
     expect([response.status, response.body.error.code]).toEqual([400, 'invalid_state']);
     expect((await t.api.get('/oauth/connections', { token: user.accessToken })).body.data).toEqual([]);
+  });
+
+  it('the sweep deletes states an hour past their expiry and keeps the others', async () => {
+    const user = await signUpVerified(t);
+    await consentedCallback(user, 'lena');
+    await consentedCallback(user, 'lars');
+    await em().execute(
+      `update oauth_authorization_state set expires_at = now() - interval '2 hours' where id = (select id from oauth_authorization_state where user_id = ? limit 1)`,
+      [user.id],
+    );
+    await deleteStaleAuthorizationStates(em());
+    const left = await em().execute(`select expires_at from oauth_authorization_state where user_id = ?`, [user.id]);
+    expect(left).toHaveLength(1);
+    expect(new Date(left[0].expires_at).getTime()).toBeGreaterThan(Date.now());
   });
 
   it('a state made for one provider is refused at another’s callback', async () => {

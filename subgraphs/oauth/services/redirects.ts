@@ -1,5 +1,6 @@
 import type { Config } from '../../../shared/config.js';
 import { badRequest } from '../../../shared/errors.js';
+import { redirectUrl } from '../../../shared/oauth-config.js';
 
 const invalidRedirect = (why: string) => badRequest('invalid_redirect_uri', `redirect_uri ${why}`);
 
@@ -13,10 +14,8 @@ const invalidRedirect = (why: string) => badRequest('invalid_redirect_uri', `red
 export function checkedRedirect(config: Config, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalidRedirect('is required');
   if (value.length > 2000 || !URL.canParse(value)) throw invalidRedirect('is not a URL');
-  const url = new URL(value);
-  if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.hash) {
-    throw invalidRedirect('must be an http(s) URL without credentials or fragment');
-  }
+  const url = redirectUrl(value);
+  if (!url) throw invalidRedirect('must be an http(s) URL without credentials or fragment');
   const { urls, origins } = config.oauth.allowedRedirects;
   if (!urls.includes(url.href) && !origins.includes(url.origin)) throw invalidRedirect('is not allowed (OAUTH_ALLOWED_REDIRECTS)');
   return url.href;

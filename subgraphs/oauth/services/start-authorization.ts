@@ -41,9 +41,8 @@ export async function startAuthorization(
   const nonce = provider.scopes.includes('openid') ? randomToken(24) : null;
   const callbackUri = callbackUriOf(services.config, provider);
   const expiresAt = new Date(Date.now() + STATE_TTL_MS);
+  // Deleted by the oauth sweep (sweeps.ts) an hour after it expires.
   await context.em.transactional(async (em) => {
-    // States are useless an hour after they expired (an expired one is refused all the same).
-    await em.execute(`delete from oauth_authorization_state where expires_at < now() - interval '1 hour'`);
     em.create(OAuthAuthorizationState, {
       stateHash: sha256Hex(state),
       userId: identity.userId,

@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { findPlain } from '../../../shared/db/plain-rows.js';
+import { isUuid } from '../../../shared/ids.js';
 import type { UserOAuthToken } from '../../../shared/ports.js';
 import { secretBoxOf } from '../../../shared/secret-box.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { OAuthConnection } from '../entities/connection.js';
-import type { OAuthProvider } from '../entities/provider.js';
-import { findProviderById } from './find-provider.js';
+import { OAuthProvider } from '../entities/provider.js';
 import { endpointsOf } from './provider-endpoints.js';
 import { TokenRequestRefused, requestTokens } from './token-requests.js';
 
@@ -60,10 +61,13 @@ async function refreshUnderLock(services: PlatformServices, em: EntityManager, p
  * was needed and the provider could not be reached.
  */
 export async function userAccessToken(services: PlatformServices, em: EntityManager, userId: string, providerId: string): Promise<UserOAuthToken> {
-  const reader = em.fork();
-  const provider = await findProviderById(reader, providerId);
+  if (!isUuid(providerId)) return { status: 'missing', providerSlug: null };
+  // On every paid call of such a publisher: both rows at once, read outside the unit of work.
+  const [[provider], [connection]] = await Promise.all([
+    findPlain(em, OAuthProvider, { id: providerId }),
+    findPlain(em, OAuthConnection, { userId, providerId, isDefault: true }),
+  ]);
   if (!provider || !provider.isActive) return { status: 'missing', providerSlug: provider?.slug ?? null };
-  const connection = await reader.findOne(OAuthConnection, { userId, providerId, isDefault: true });
   if (!connection) return { status: 'missing', providerSlug: provider.slug };
   if (connection.status !== 'active') return { status: 'needs_reauthorization', providerSlug: provider.slug };
   if (!expiresSoon(connection)) return { status: 'ok', accessToken: secretBoxOf(services).decrypt(connection.accessTokenSealed) };
