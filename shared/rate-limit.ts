@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { closeRedis, REDIS_CLIENT_OPTIONS } from './redis.js';
-import { AppError } from './errors.js';
+import { AppError, tooManyRequests } from './errors.js';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -19,6 +19,12 @@ export interface RateLimiter {
 }
 
 /** Where a key stands in its current window: the counts of this window and the one before, and how far into this one we are. */
+/** Spends one request of `limit` per window under `key`, or refuses it: 429 `rate_limited` with its Retry-After. */
+export async function spendOrRefuse(limiter: RateLimiter, key: string, limit: number, windowSeconds: number): Promise<void> {
+  const result = await limiter.consume(key, limit, windowSeconds);
+  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+}
+
 export interface WindowCounts {
   previous: number;
   current: number;

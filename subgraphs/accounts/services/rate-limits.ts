@@ -1,4 +1,4 @@
-import { tooManyRequests } from '../../../shared/errors.js';
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { RequestContext } from '../../../shared/context.js';
 
 /**
@@ -19,6 +19,5 @@ type LimitName = keyof typeof LIMITS;
 
 export async function enforceLimit(context: RequestContext, name: LimitName, subject: string): Promise<void> {
   const { limit, windowSeconds } = LIMITS[name];
-  const result = await context.services.rateLimiter.consume(`${name}:${subject}`, limit, windowSeconds);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+  await spendOrRefuse(context.services.rateLimiter, `${name}:${subject}`, limit, windowSeconds);
 }

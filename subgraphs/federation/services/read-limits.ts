@@ -1,5 +1,5 @@
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { RequestContext } from '../../../shared/context.js';
-import { tooManyRequests } from '../../../shared/errors.js';
 
 /**
  * Stats and chain verification read whole tables or chains and need no credential: each caller
@@ -9,6 +9,5 @@ const HEAVY_READS_PER_MINUTE = 120;
 
 export async function limitHeavyRead(context: RequestContext, name: string): Promise<void> {
   const subject = context.identity?.userId ?? context.ip;
-  const result = await context.services.rateLimiter.consume(`federation_${name}:${subject}`, HEAVY_READS_PER_MINUTE, 60);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+  await spendOrRefuse(context.services.rateLimiter, `federation_${name}:${subject}`, HEAVY_READS_PER_MINUTE, 60);
 }

@@ -1,5 +1,5 @@
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { Identity, RequestContext } from '../../../shared/context.js';
-import { tooManyRequests } from '../../../shared/errors.js';
 import type { PublisherPricing } from '../entities/pricing.js';
 import type { Publisher } from '../entities/publisher.js';
 
@@ -13,6 +13,5 @@ export async function enforceCallRate(context: RequestContext, target: { publish
   const limit = target.pricing.maxQueriesPerMinute;
   if (!limit) return;
   const key = `publisher-calls:${target.publisher.id}:${callerKey(context.identity, context.ip)}`;
-  const result = await context.services.rateLimiter.consume(key, limit, 60);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+  await spendOrRefuse(context.services.rateLimiter, key, limit, 60);
 }

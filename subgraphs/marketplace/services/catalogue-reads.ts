@@ -1,5 +1,5 @@
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { RequestContext } from '../../../shared/context.js';
-import { tooManyRequests } from '../../../shared/errors.js';
 
 /**
  * Listing and searching need no credential and cost real work when not cached: each address may
@@ -7,6 +7,5 @@ import { tooManyRequests } from '../../../shared/errors.js';
  */
 export async function limitCatalogueReads(context: RequestContext): Promise<void> {
   const limit = context.services.config.catalogueReadsPerMinute;
-  const result = await context.services.rateLimiter.consume(`catalogue:${context.ip}`, limit, 60);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+  await spendOrRefuse(context.services.rateLimiter, `catalogue:${context.ip}`, limit, 60);
 }

@@ -1,4 +1,4 @@
-import { tooManyRequests } from '../../../shared/errors.js';
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { PlatformServices } from '../../../shared/services.js';
 
 /**
@@ -12,6 +12,5 @@ const LIMITS = {
 
 export async function enforceOAuthLimit(services: PlatformServices, name: keyof typeof LIMITS, subject: string): Promise<void> {
   const { limit, windowSeconds } = LIMITS[name];
-  const result = await services.rateLimiter.consume(`oauth:${name}:${subject}`, limit, windowSeconds);
-  if (!result.allowed) throw tooManyRequests(result.retryAfterSeconds);
+  await spendOrRefuse(services.rateLimiter, `oauth:${name}:${subject}`, limit, windowSeconds);
 }

@@ -1,8 +1,9 @@
+import { spendOrRefuse } from '../../../shared/rate-limit.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../../shared/context.js';
 import { requireIdentity } from '../../../shared/context.js';
 import { randomUppercaseCode, sha256Hex } from '../../../shared/crypto.js';
-import { AppError, badRequest, tooManyRequests, unauthorized } from '../../../shared/errors.js';
+import { AppError, badRequest, unauthorized } from '../../../shared/errors.js';
 import type { RecoveredAccount, RecoveryCode } from '../types/results.js';
 
 const CODE_LENGTH = 24;
@@ -32,8 +33,7 @@ export async function requestRecoveryCode(context: RequestContext, email: string
 
 /** No Bearer: the code alone proves the account. The API key and the code both rotate; old ones stop working. */
 export async function recoverAccount(context: RequestContext, rawCode: string): Promise<RecoveredAccount> {
-  const attempt = await context.services.rateLimiter.consume(`recover:${context.ip}`, ATTEMPTS_PER_ADDRESS.limit, ATTEMPTS_PER_ADDRESS.windowSeconds);
-  if (!attempt.allowed) throw tooManyRequests(attempt.retryAfterSeconds);
+  await spendOrRefuse(context.services.rateLimiter, `recover:${context.ip}`, ATTEMPTS_PER_ADDRESS.limit, ATTEMPTS_PER_ADDRESS.windowSeconds);
   const code = typeof rawCode === 'string' ? rawCode.trim() : '';
   if (!CODE_FORMAT.test(code)) {
     throw badRequest('invalid_recovery_code', 'A recovery code is 24 uppercase letters and digits');
