@@ -10,15 +10,11 @@ export interface PublisherPayee {
 }
 
 /** What billing needs to know of a publisher to charge, refund and pay it out. */
-export interface BilledPublisher {
-  publisherId: string;
-  slug: string;
+export interface BilledPublisher extends PublisherPayee {
   /** The organization that owns it (its owners and admins manage its billing). */
   organizationId: string;
   /** Percent in micro-units (2.5% = 2_500_000n), as the marketplace stores it. */
   gatewayFeePercent: bigint;
-  walletAddress: string | null;
-  walletNetworkId: string | null;
 }
 
 /** Billable usage one domain records for an organization; billing invoices it. */

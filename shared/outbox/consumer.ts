@@ -118,7 +118,8 @@ export class OutboxConsumer {
         const worker = async () => {
           while (!this.closed && (await this.deliverOne()));
         };
-        await Promise.all(Array.from({ length: WORKERS }, worker));
+        // One looks first: an idle poll is one query, and the others join only when something was due.
+        if (!this.closed && (await this.deliverOne())) await Promise.all(Array.from({ length: WORKERS }, worker));
       } while (this.again && !this.closed);
       await this.prune();
     } catch (error) {

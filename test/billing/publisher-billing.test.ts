@@ -227,6 +227,26 @@ describe('payouts', () => {
     expect(results.filter((r) => r.status === 402).every((r) => r.body.error.code === 'insufficient_earnings')).toBe(true);
     expect(await earnings(s)).toMatchObject({ balance: '0.975', pending_payouts: '0.90', available: '0.075' });
   });
+
+  it('payouts and slashes racing for the same earnings never spend more than them together', async () => {
+    const s = await seller();
+    const payer = await payerWithCredits(s, '1.00');
+    const info = await charged(s, payer.id, '1.00');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? t.api.post(`/billing/publishers/${s.slug}/payouts`, { amount: '0.10' }, { token: s.token })
+          : t.api.post(`/billing/publishers/${s.slug}/charges/${info.id}/slash`, { amount: '0.10', reason: 'race' }, asOperator),
+      ),
+    );
+    const paidOut = results.filter((r, i) => i % 2 === 0 && r.status === 200).length;
+    const slashed = results.filter((r, i) => i % 2 === 1 && r.status === 204).length;
+    expect(paidOut + slashed).toBe(9);
+    expect(results.filter((r) => r.status !== 200 && r.status !== 204).every((r) => r.status === 402 && r.body.error.code === 'insufficient_earnings')).toBe(true);
+    const dollars = (tenths: number) => (tenths / 10).toFixed(2);
+    expect(await earnings(s)).toMatchObject({ pending_payouts: dollars(paidOut), available: '0.075' });
+    expect((await t.api.get(`/billing/publishers/${s.slug}/charges/${info.id}`, { token: s.token })).body.data.slashed_amount).toBe(dollars(slashed));
+  });
 });
 
 describe('Idempotency-Key', () => {

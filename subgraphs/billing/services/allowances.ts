@@ -84,12 +84,17 @@ export async function listAllowances(context: RequestContext): Promise<Allowance
   return views;
 }
 
-/** Revoked at once: a charge waiting on the allowance sees it revoked; 404 for another payer's. */
+/**
+ * Revoked at once: a charge waiting on the allowance sees it revoked; 404 for another payer's.
+ * The row is locked before the time is read, so revoked_at comes after every charge that held it
+ * (a plain UPDATE reads clock_timestamp() before it waits for a charge's FOR UPDATE lock).
+ */
 export async function revokeAllowance(context: RequestContext, id: string): Promise<AllowanceView> {
   const { userId } = requireIdentity(context);
   if (!isUuid(id)) throw notFound('Allowance');
   const [row] = await context.em.execute(
-    `update billing_allowance set revoked_at = coalesce(revoked_at, clock_timestamp()) where id = ? and payer_user_id = ? returning id`,
+    `with locked as (select id from billing_allowance where id = ? and payer_user_id = ? for update)
+     update billing_allowance a set revoked_at = coalesce(a.revoked_at, clock_timestamp()) from locked where a.id = locked.id returning a.id`,
     [id, userId],
   );
   if (!row) throw notFound('Allowance');

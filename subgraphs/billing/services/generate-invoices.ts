@@ -7,6 +7,7 @@ import type { InvoicesGenerated } from '../types/results.js';
 import { requireOperator } from './access.js';
 import { closedPeriod, type BillingPeriod } from './billing-period.js';
 import { amountDueCentsOf } from './invoice-amounts.js';
+import { plainQuantity } from './invoice-views.js';
 import { pgArray } from './pg-array.js';
 import { readWalletActivity } from './wallet-activity.js';
 
@@ -38,7 +39,7 @@ async function usageLines(em: EntityManager, bounds: BillingPeriod, lines: Map<s
   );
   for (const row of rows) {
     const unitPrice = BigInt(row.unit_price);
-    const quantity = String(row.quantity).replace(/\.?0+$/, '') || '0';
+    const quantity = plainQuantity(String(row.quantity));
     linesOf(lines, row.organization_id).push({
       kind: 'usage',
       description: `${row.meter}: ${quantity} at ${formatMoney(unitPrice)} USD`,

@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../../shared/context.js';
 import type { BillingHealth } from '../types/results.js';
+import { onChainPayouts } from './send-payout.js';
 
 /** Public: whether the database answers, whether Stripe and on-chain payouts are set up, and the last invoice run. Never a secret. */
 export async function readBillingHealth(context: RequestContext): Promise<BillingHealth> {
-  const { stripe, payouts } = context.services.config;
+  const { config } = context.services;
   let database = true;
   let lastInvoiceRunAt: Date | null = null;
   try {
@@ -16,8 +17,8 @@ export async function readBillingHealth(context: RequestContext): Promise<Billin
   return {
     status: database ? 'ok' : 'degraded',
     database,
-    stripeConfigured: Boolean(stripe.secretKey),
-    onChainPayouts: Boolean(payouts.rpcUrl && payouts.signerKey && payouts.asset),
+    stripeConfigured: Boolean(config.stripe.secretKey),
+    onChainPayouts: onChainPayouts(config),
     lastInvoiceRunAt,
   };
 }

@@ -7,7 +7,7 @@ import type { InvoicePaymentRecord, InvoiceView } from '../types/results.js';
 import { periodBounds } from './billing-period.js';
 
 /** The quantity as written: no trailing zeros of the numeric column. */
-const plainQuantity = (quantity: string) => (quantity.includes('.') ? quantity.replace(/\.?0+$/, '') : quantity);
+export const plainQuantity = (quantity: string) => (quantity.includes('.') ? quantity.replace(/\.?0+$/, '') : quantity);
 
 export async function invoiceView(em: EntityManager, invoice: Invoice): Promise<InvoiceView> {
   const lines = await em.find(InvoiceLine, { invoiceId: invoice.id }, { orderBy: { position: 'asc' } });

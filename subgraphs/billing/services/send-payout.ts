@@ -32,7 +32,8 @@ function senderOf(payouts: Config['payouts']): Sender | null {
   return sender;
 }
 
-export const onChainPayouts = (config: Config) => senderOf(config.payouts) !== null;
+/** Whether on-chain payouts are set up (RPC, signer and asset); nothing is connected to answer it. */
+export const onChainPayouts = (config: Config) => Boolean(config.payouts.rpcUrl && config.payouts.signerKey && config.payouts.asset);
 
 const reasonOf = (error: any): string => String(error?.shortMessage ?? error?.reason ?? error?.message ?? error).slice(0, 300);
 

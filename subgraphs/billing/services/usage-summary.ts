@@ -4,6 +4,7 @@ import { isUuid } from '../../../shared/ids.js';
 import { formatMoney } from '../../../shared/money.js';
 import type { UsageSummary } from '../types/results.js';
 import { requireCaller, requireMemberOrOperator } from './access.js';
+import { plainQuantity } from './invoice-views.js';
 import { PAID_TO_PUBLISHER_KINDS } from './wallet-activity.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -81,7 +82,7 @@ export async function readUsageSummary(context: RequestContext, organizationPara
     meters: meters.map((row: Record<string, any>) => ({
       date: row.day,
       meter: row.meter,
-      quantity: String(row.quantity).includes('.') ? String(row.quantity).replace(/\.?0+$/, '') : String(row.quantity),
+      quantity: plainQuantity(String(row.quantity)),
       amount: formatMoney(BigInt(row.amount)),
     })),
   };
