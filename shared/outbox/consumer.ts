@@ -4,6 +4,7 @@ import type { EventBus, EventType } from '../events.js';
 import { retriedTransaction } from '../db/retried-transaction.js';
 import { decodeJson } from '../json-codec.js';
 import type { Logger } from '../logger.js';
+import { pgArray } from '../db/pg-array.js';
 
 /** Deliveries a process runs at once (each in its own transaction, so on its own connection). */
 const WORKERS = 4;
@@ -13,9 +14,6 @@ const MAX_BACKOFF_SECONDS = 300;
 /** Delivered events and their processed marks are kept this long (an operator can see what happened), then dropped. */
 const RETENTION = '7 days';
 const PRUNE_EVERY_MS = 3_600_000;
-
-/** A PostgreSQL array literal (the driver would spread a JS array into several parameters). */
-const arrayLiteral = (values: readonly string[]) => `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 interface DueDelivery {
   event_id: string;
@@ -60,7 +58,7 @@ export class OutboxConsumer {
     if (subscriptions.length === 0) return;
     await (this.orm.em.fork() as EntityManager).execute(
       `insert into outbox_subscription (event_type, consumer) select * from unnest(?::text[], ?::text[]) on conflict do nothing`,
-      [arrayLiteral(subscriptions.map((s) => s.type)), arrayLiteral(subscriptions.map((s) => s.consumer))],
+      [pgArray(subscriptions.map((s) => s.type)), pgArray(subscriptions.map((s) => s.consumer))],
     );
     this.bus.whenWritten((em, eventId, type) => this.written(em, eventId, type));
     this.orm.em.getEventManager().registerSubscriber({
@@ -152,7 +150,7 @@ export class OutboxConsumer {
              on conflict do nothing returning event_id)
            select taken.event_id, taken.consumer, taken.attempts, e.type, e.payload::text as payload, exists (select 1 from marked) as fresh
            from taken join outbox_event e on e.id = taken.event_id`,
-          which ? [which.eventId, which.consumer] : [arrayLiteral(this.consumers)],
+          which ? [which.eventId, which.consumer] : [pgArray(this.consumers)],
         );
         if (!row) return false;
         taken = row;

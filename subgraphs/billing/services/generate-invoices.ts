@@ -8,7 +8,7 @@ import { requireOperator } from './access.js';
 import { closedPeriod, type BillingPeriod } from './billing-period.js';
 import { amountDueCentsOf } from './invoice-amounts.js';
 import { plainQuantity } from './invoice-views.js';
-import { pgArray } from './pg-array.js';
+import { pgArray } from '../../../shared/db/pg-array.js';
 import { readWalletActivity } from './wallet-activity.js';
 
 interface DraftLine {

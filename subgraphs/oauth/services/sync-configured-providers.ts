@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from '../../../shared/db/pg-array.js';
 import { secretBoxOf } from '../../../shared/secret-box.js';
 import type { PlatformServices } from '../../../shared/services.js';
-
-/** A text[] literal; slugs and scopes are validated to hold neither quotes nor backslashes. */
-const textArray = (values: string[]) => `{${values.map((value) => `"${value}"`).join(',')}}`;
 
 /**
  * OAUTH_PROVIDERS written to the database at start, so a global provider has a stable id that
@@ -26,13 +24,13 @@ export async function syncConfiguredProviders(services: PlatformServices): Promi
            name = excluded.name, issuer = excluded.issuer, authorize_url = excluded.authorize_url, token_url = excluded.token_url,
            userinfo_url = excluded.userinfo_url, revoke_url = excluded.revoke_url, client_id = excluded.client_id,
            client_secret_sealed = excluded.client_secret_sealed, scopes = excluded.scopes, is_active = true, updated_at = now()`,
-        [randomUUID(), p.slug, p.name, p.issuer, p.authorizeUrl, p.tokenUrl, p.userinfoUrl, p.revokeUrl, p.clientId, box.encrypt(p.clientSecret), textArray(p.scopes)],
+        [randomUUID(), p.slug, p.name, p.issuer, p.authorizeUrl, p.tokenUrl, p.userinfoUrl, p.revokeUrl, p.clientId, box.encrypt(p.clientSecret), pgArray(p.scopes)],
       );
     }
     await tx.execute(
       `update oauth_provider set is_active = false, updated_at = now()
        where organization_id is null and is_active and not (slug = any(?::text[]))`,
-      [textArray(configured.map((p) => p.slug))],
+      [pgArray(configured.map((p) => p.slug))],
     );
   });
 }
