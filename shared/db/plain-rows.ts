@@ -66,6 +66,8 @@ function simpleSql<T>(reader: RowReader<T>, where: FilterQuery<T>, query: PlainQ
     if (!column) return null;
     const name = quoted(column.column);
     if (value === null) conditions.push(`${name} is null`);
+    // A value the entity manager would convert for the database (json, arrays, bigints, dates): its query builder does that.
+    else if (column.convert) return null;
     else if (SIMPLE_VALUE.has(typeof value)) conditions.push(`${name} = $${values.push(value)}`);
     else if (isInList(value)) conditions.push(value.$in.length === 0 ? 'false' : `${name} = any($${values.push(value.$in)})`);
     else return null;

@@ -45,9 +45,12 @@ describe('plain rows', () => {
     const direct = await findPlain(fork(), Publisher, { deletedAt: null }, { orderBy: { id: 'asc' } as any });
     const inTransaction = await fork().transactional((tx) => findPlain(tx, Publisher, { deletedAt: null }, { orderBy: { id: 'asc' } as any }));
     const ranged = await findPlain(fork(), Publisher, { totalQueries: { $gte: 0 }, deletedAt: null } as any, { orderBy: { id: 'asc' } as any });
+    // A value the entity manager converts for the database (a 64-bit counter) is bound as it would bind it.
+    const counted = await findPlain(fork(), Publisher, { totalQueries: 0, deletedAt: null }, { orderBy: { id: 'asc' } as any });
     expect(direct.length).toBeGreaterThan(3);
     expect(values(inTransaction)).toEqual(values(direct));
     expect(values(ranged)).toEqual(values(direct));
+    expect(values(counted)).toEqual(values(direct));
   });
 
   it('find by lists, nulls and values as the entity manager does', async () => {
