@@ -16,8 +16,7 @@ import { mountPaidProxy } from './proxy/proxy-routes.js';
 import { countLateEarnings } from './proxy/usage-counters-of.js';
 import { followPublisherChanges } from './services/load-publisher-for-call.js';
 import { publisherPayee } from './services/publisher-payee.js';
-import { publisherBySlug, publishersOwnedBy } from './services/publisher-refs.js';
-import { billedPublisher } from './services/billed-publisher.js';
+import { billedPublisher, publisherBySlug, publishersOwnedBy } from './services/publisher-refs.js';
 import { seedCatalogue } from './seed/seed-catalogue.js';
 
 export const marketplaceSubgraph: SubgraphModule = {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PublisherRef } from '../../../shared/ports.js';
+import type { BilledPublisher, PublisherRef } from '../../../shared/ports.js';
 import { isUuid } from '../../../shared/ids.js';
 import { SLUG } from './publisher-fields.js';
 
@@ -16,4 +16,22 @@ export async function publisherBySlug(em: EntityManager, slug: string): Promise<
   if (!SLUG.test(slug)) return null;
   const [row] = await em.execute(`select id, slug from market_publisher where slug = ?`, [slug]);
   return row ? { id: row.id, slug: row.slug } : null;
+}
+
+/** The `billedPublisher` port: an active publisher as billing needs it (null when unknown or inactive). */
+export async function billedPublisher(em: EntityManager, slug: string): Promise<BilledPublisher | null> {
+  if (!SLUG.test(slug)) return null;
+  const [row] = await em.execute(
+    `select id, slug, organization_id, gateway_fee_percent, wallet_address, wallet_network_id from market_publisher where slug = ? and is_active`,
+    [slug],
+  );
+  if (!row) return null;
+  return {
+    publisherId: row.id,
+    slug: row.slug,
+    organizationId: row.organization_id,
+    gatewayFeePercent: BigInt(row.gateway_fee_percent),
+    walletAddress: row.wallet_address || null,
+    walletNetworkId: row.wallet_network_id || null,
+  };
 }
