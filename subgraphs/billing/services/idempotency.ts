@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../shared/context.js';
 import { badRequest, conflict } from '../../../shared/errors.js';
 import { randomUUID } from 'node:crypto';
 import { sha256Hex } from '../../../shared/crypto.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 /** A first attempt still unanswered after this long died with its process: the key is taken over. */
@@ -11,17 +12,6 @@ const ABANDONED_AFTER_SECONDS = 120;
 function idOf(scope: string, key: string): string {
   const hex = sha256Hex(`idempotency:${scope}:${key}`);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** JSON with object keys sorted, so the same input always hashes the same (bigints as strings). */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item) => {
-    if (typeof item === 'bigint') return item.toString();
-    if (item && typeof item === 'object' && !Array.isArray(item) && !(item instanceof Date)) {
-      return Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    }
-    return item;
-  });
 }
 
 /** Stored answers come back from JSON: timestamps (fields named …At) become dates again. */
@@ -49,7 +39,7 @@ export async function idempotent<T>(
   if (key === null || key === undefined || key === '') return work(randomUUID());
   if (!KEY.test(key)) throw badRequest('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters');
   const scope = SCOPE_OF(context, operation);
-  const hash = sha256Hex(canonical(input));
+  const hash = sha256Hex(canonicalJson(input));
   const em = context.em;
   const claimed = await em.execute(
     `insert into billing_idempotent_request (scope, key, request_hash, response, created_at) values (?, ?, ?, null, now())
@@ -74,6 +64,6 @@ export async function idempotent<T>(
     await em.execute(`delete from billing_idempotent_request where scope = ? and key = ?`, [scope, key]);
     throw error;
   }
-  await em.execute(`update billing_idempotent_request set response = ?::jsonb where scope = ? and key = ?`, [canonical(answer ?? null), scope, key]);
+  await em.execute(`update billing_idempotent_request set response = ?::jsonb where scope = ? and key = ?`, [canonicalJson(answer), scope, key]);
   return answer;
 }

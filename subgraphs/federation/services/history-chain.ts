@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sha256Hex } from '../../../shared/crypto.js';
 import type { HistoryOperation } from '../entities/history-entry.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 
 /** What an entry's hash covers: everything it says, in a fixed canonical form. */
 export interface ChainedContent {

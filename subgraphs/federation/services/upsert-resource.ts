@@ -3,7 +3,7 @@ import { requireIdentity, type RequestContext } from '../../../shared/context.js
 import { retriedTransaction } from '../../../shared/db/retried-transaction.js';
 import { FederatedResource } from '../entities/resource.js';
 import type { UpsertFederatedResourceInput } from '../types/inputs.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../../shared/canonical-json.js';
 import { appendHistory, lockChain } from './history-chain.js';
 import { publisherForWrite } from './publishers.js';
 import { validateResourceInput, type ResourceDocument } from './validate-resource.js';
