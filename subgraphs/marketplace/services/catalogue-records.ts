@@ -1,4 +1,5 @@
 import type { RequestContext } from '../../../shared/context.js';
+import { KeptCopies } from '../../../shared/copies.js';
 import { findPlain } from '../../../shared/db/plain-rows.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
@@ -13,7 +14,6 @@ interface CatalogueRecord {
   publisher: Publisher;
   endpoints: PublisherEndpoint[];
   pricing: PublisherPricing[];
-  expiresAt: number;
 }
 
 /**
@@ -26,24 +26,22 @@ interface CatalogueRecord {
  * always read fresh.
  */
 class CatalogueRecords {
-  private readonly records = new Map<string, CatalogueRecord>();
-  /** Bumped by every change: a record read before a change is never kept after it. */
-  private version = 0;
+  private readonly records: KeptCopies<CatalogueRecord>;
 
-  constructor(private readonly ttlMs: number) {}
+  constructor(ttlMs: number) {
+    this.records = new KeptCopies(ttlMs, MAX_RECORDS);
+  }
 
   forgetAll(): void {
-    this.version += 1;
-    this.records.clear();
+    this.records.forgetAll();
   }
 
   /** The records of these ids in this order (an id with no record left out), with the request's loaders primed. */
   async inOrder(context: RequestContext, ids: readonly string[]): Promise<Publisher[]> {
-    const now = Date.now();
     const found = new Map<string, CatalogueRecord>();
     for (const id of ids) {
       const record = this.records.get(id);
-      if (record && record.expiresAt > now) found.set(id, record);
+      if (record) found.set(id, record);
     }
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) for (const record of await this.read(context, missing)) found.set(record.publisher.id, record);
@@ -59,23 +57,17 @@ class CatalogueRecords {
   }
 
   private async read(context: RequestContext, ids: string[]): Promise<CatalogueRecord[]> {
-    const generation = this.version;
+    const generation = this.records.generation;
     const em = context.em;
     const [publishers, endpoints, pricing] = await Promise.all([
       findPlain(em, Publisher, { id: { $in: ids } }),
       findPlain(em, PublisherEndpoint, { publisherId: { $in: ids } }, { orderBy: { publisherId: 'asc', position: 'asc' } }),
       findPlain(em, PublisherPricing, { publisherId: { $in: ids } }, { orderBy: { publisherId: 'asc', assetSymbol: 'asc' } }),
     ]);
-    const expiresAt = Date.now() + this.ttlMs;
-    const records = new Map<string, CatalogueRecord>(publishers.map((publisher) => [publisher.id, { publisher, endpoints: [], pricing: [], expiresAt }]));
+    const records = new Map<string, CatalogueRecord>(publishers.map((publisher) => [publisher.id, { publisher, endpoints: [], pricing: [] }]));
     for (const endpoint of endpoints) records.get(endpoint.publisherId)?.endpoints.push(endpoint);
     for (const price of pricing) records.get(price.publisherId)?.pricing.push(price);
-    if (this.ttlMs > 0 && generation === this.version) {
-      for (const [id, record] of records) {
-        if (this.records.size >= MAX_RECORDS) this.records.delete(this.records.keys().next().value!);
-        this.records.set(id, record);
-      }
-    }
+    for (const [id, record] of records) this.records.set(id, record, generation);
     return [...records.values()];
   }
 }

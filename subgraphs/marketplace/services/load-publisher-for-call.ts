@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { KeptCopies } from '../../../shared/copies.js';
 import { announceChange } from '../../../shared/db/change-notices.js';
 import type { PlatformServices } from '../../../shared/services.js';
 import { PublisherEndpoint } from '../entities/endpoint.js';
@@ -39,24 +40,13 @@ export async function loadPublisherForCall(services: PlatformServices, em: Entit
   };
 }
 
-interface CachedPublisher {
-  value: PublisherForCall;
-  expiresAt: number;
-}
-
-interface PublisherCache {
-  entries: Map<string, CachedPublisher>;
-  /** Bumped by every forget: a load that began before a change must not store what it read. */
-  generation: number;
-}
-
-const cachesByServices = new WeakMap<PlatformServices, PublisherCache>();
+const copiesByServices = new WeakMap<PlatformServices, KeptCopies<PublisherForCall>>();
 const MAX_CACHED_PUBLISHERS = 5_000;
 
-function cacheOf(services: PlatformServices): PublisherCache {
-  let cache = cachesByServices.get(services);
-  if (!cache) cachesByServices.set(services, (cache = { entries: new Map(), generation: 0 }));
-  return cache;
+function copiesOf(services: PlatformServices): KeptCopies<PublisherForCall> {
+  let copies = copiesByServices.get(services);
+  if (!copies) copiesByServices.set(services, (copies = new KeptCopies(services.config.proxy.publisherCacheSeconds * 1000, MAX_CACHED_PUBLISHERS)));
+  return copies;
 }
 
 /**
@@ -67,30 +57,17 @@ function cacheOf(services: PlatformServices): PublisherCache {
  * cache off.
  */
 export async function publisherForCall(services: PlatformServices, em: EntityManager, slug: string): Promise<PublisherForCall> {
-  const ttlMs = services.config.proxy.publisherCacheSeconds * 1000;
-  if (ttlMs === 0) return loadPublisherForCall(services, em, slug);
-  const cache = cacheOf(services);
-  const cached = cache.entries.get(slug);
-  if (cached && cached.expiresAt > Date.now()) return cached.value;
-  const generation = cache.generation;
+  const copies = copiesOf(services);
+  const cached = copies.get(slug);
+  if (cached) return cached;
+  const generation = copies.generation;
   const value = await loadPublisherForCall(services, em, slug);
-  if (cache.generation === generation) {
-    if (cache.entries.size >= MAX_CACHED_PUBLISHERS) cache.entries.clear();
-    cache.entries.set(slug, { value, expiresAt: Date.now() + ttlMs });
-  }
+  copies.set(slug, value, generation);
   return value;
 }
 
 export function forgetPublisherForCall(services: PlatformServices, ...slugs: string[]): void {
-  const cache = cacheOf(services);
-  cache.generation += 1;
-  for (const slug of slugs) cache.entries.delete(slug);
-}
-
-function forgetEveryPublisherForCall(services: PlatformServices): void {
-  const cache = cacheOf(services);
-  cache.generation += 1;
-  cache.entries.clear();
+  copiesOf(services).forget(...slugs);
 }
 
 /**
@@ -106,5 +83,5 @@ export async function announcePublisherChange(services: PlatformServices, em: En
 /** Keeps this process's publisher views in step with changes other processes announce. */
 export function followPublisherChanges(services: PlatformServices): void {
   services.changes.on('publisher', (slug) => forgetPublisherForCall(services, slug));
-  services.changes.onResync(() => forgetEveryPublisherForCall(services));
+  services.changes.onResync(() => copiesOf(services).forgetAll());
 }
