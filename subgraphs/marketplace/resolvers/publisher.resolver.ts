@@ -27,7 +27,7 @@ export class PublisherResolver {
     return getPublisher(context, slug);
   }
 
-  @Query(() => Publisher, { description: 'An active publisher by its id (404 when unknown or deactivated)' })
+  @Query(() => Publisher, { description: 'A publisher by its id, active or paused (404 when unknown or deleted)' })
   publisherById(@Arg('id', () => ID) id: string, @Ctx() context: RequestContext) {
     return getPublisherById(context, id);
   }
