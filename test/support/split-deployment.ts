@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -116,13 +116,26 @@ export class SplitDeployment {
 
 const replicaName = (name: string, replica: number) => (replica === 1 ? name : `${name}#${replica}`);
 
+/**
+ * Below the kernel's ephemeral range (32768 and up here): a port picked there can be handed to
+ * another test's `listen(0)` or outgoing connection in the seconds before our process binds it.
+ */
+const PORTS_FROM = 20_000;
+const PORTS_TO = 32_000;
+
 async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = PORTS_FROM + Math.floor(Math.random() * (PORTS_TO - PORTS_FROM));
+    const server = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (free) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
 }
 
 /** Resolves on the process's "listening" log line; its errors (and anything on stderr) reach the test's output. */
